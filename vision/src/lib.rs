@@ -1,0 +1,1 @@
+//! Vision for tablelens: the synthetic table renderer and, later, perception.
