@@ -1,0 +1,87 @@
+//! The command-line grammar (clap).
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// tablelens: a camera companion for The Convoy. It reads the table, runs the rules and
+/// says who wins the battle.
+#[derive(Debug, Parser)]
+#[command(name = "tablelens", version, about, long_about = None)]
+pub struct Cli {
+    /// Catalogue corrections (TOML) read off your own cards; by default
+    /// `<data dir>/tablelens/catalogue.toml` is used when it exists.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub catalogue: Option<PathBuf>,
+
+    /// What to do; with none, tablelens shows the built-in demo table.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The commands of CONTRACT.md.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Strength totals, winner and consequences of the battle in the active city.
+    Battle(BattleArgs),
+    /// The table's violations and warnings only (exit 0 even when there are some).
+    Check(CheckArgs),
+    /// The card catalogue, with which values are confirmed.
+    Cards(CardsArgs),
+    /// Synthetic table photos with their true layout, or the proxy faces of every piece.
+    Render(RenderArgs),
+}
+
+/// `tablelens battle`.
+#[derive(Debug, Args)]
+pub struct BattleArgs {
+    /// The table layout (JSON, as CONTRACT.md describes); `-` reads standard input.
+    pub layout: PathBuf,
+    /// Print the battle result as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Cards left in Moloch's draw deck: adds who wins the game.
+    #[arg(long, value_name = "N", requires = "moloch_hand")]
+    pub moloch_deck: Option<u32>,
+    /// Cards in Moloch's hand: adds who wins the game.
+    #[arg(long, value_name = "N", requires = "moloch_deck")]
+    pub moloch_hand: Option<u32>,
+}
+
+/// `tablelens check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The table layout (JSON); `-` reads standard input.
+    pub layout: PathBuf,
+    /// Print `{"violations": [...], "warnings": [...]}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `tablelens cards`.
+#[derive(Debug, Args)]
+pub struct CardsArgs {
+    /// Print the catalogue as a JSON array.
+    #[arg(long)]
+    pub json: bool,
+    /// Language of the names in the readable listing: en, pl or hu.
+    #[arg(long, default_value = "en", value_parser = ["en", "pl", "hu"])]
+    pub lang: String,
+}
+
+/// `tablelens render`.
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("target").required(true).args(["out", "faces"]))]
+pub struct RenderArgs {
+    /// Write scenes `DIR/NNNN.png` with their true layouts `DIR/NNNN.json`.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Write the proxy face of every component as `DIR/<component id>.png`.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["count", "seed"])]
+    pub faces: Option<PathBuf>,
+    /// How many scenes.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub count: usize,
+    /// Random seed: the same seed gives the same files, bit for bit.
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    pub seed: u64,
+}

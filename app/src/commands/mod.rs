@@ -1,0 +1,50 @@
+//! One module per command; [`run`] dispatches.
+
+mod battle;
+mod cards;
+mod check;
+mod demo;
+mod render;
+
+use crate::catalogue_source;
+use crate::cli::{Cli, Command};
+use crate::error::CliError;
+use std::io::Read;
+use std::path::Path;
+use tablelens_engine::{Catalogue, Layout};
+
+/// Runs the command the user asked for.
+pub fn run(cli: Cli) -> Result<(), CliError> {
+    let catalogue = || catalogue_source::load(cli.catalogue.as_deref());
+    match cli.command {
+        None => demo::run(&catalogue()?),
+        Some(Command::Battle(a)) => battle::run(&catalogue()?, &a),
+        Some(Command::Check(a)) => check::run(&catalogue()?, &a),
+        Some(Command::Cards(a)) => cards::run(&catalogue()?, &a),
+        Some(Command::Render(a)) => render::run(&catalogue()?, &a),
+    }
+}
+
+/// Reads and validates a layout file (`-` is standard input).
+pub fn read_layout(path: &Path, catalogue: &Catalogue) -> Result<Layout, CliError> {
+    let text = if path == Path::new("-") {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| CliError::BadInput(format!("cannot read standard input: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", path.display())))?
+    };
+    Layout::from_json(&text, catalogue)
+        .map_err(|e| CliError::BadInput(format!("{}: {e}", path.display())))
+}
+
+/// Prints a value as one line of JSON.
+pub fn print_json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| CliError::Failure(format!("cannot write JSON: {e}")))?;
+    println!("{text}");
+    Ok(())
+}

@@ -1,0 +1,323 @@
+//! End-to-end tests of the `tablelens` command line: the commands of CONTRACT.md, their
+//! JSON, their readable output and their exit status on bad input.
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn tables() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/tables")
+}
+
+/// Runs tablelens with an empty user data dir (no stray catalogue corrections).
+fn tablelens(args: &[&str], stdin: Option<&str>) -> Output {
+    let data = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tablelens"));
+    cmd.args(args)
+        .env("TABLELENS_DATA_DIR", data.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> Value {
+    serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
+}
+
+fn example(name: &str) -> String {
+    tables().join(name).to_string_lossy().into_owned()
+}
+
+#[test]
+fn rulebook_new_york_example_moloch_wins_5_to_4_with_consequences_in_order() {
+    let effects = example("jersey_effects.toml");
+    let table = example("new_york_example.json");
+    let o = tablelens(&["--catalogue", &effects, "battle", &table, "--json"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r = json(&o);
+    assert_eq!(r["city"], "jersey_crust");
+    assert_eq!(r["moloch"]["total"], 5);
+    assert_eq!(r["outpost"]["total"], 4);
+    assert_eq!(r["winner"], "moloch");
+    assert_eq!(r["reason"], "strength");
+    let c: Vec<String> = r["consequences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert!(c[0].starts_with("Defender"), "{c:?}");
+    assert!(
+        c[1].starts_with("Jersey Crust victory: Moloch destroys another district of Jersey Crust"),
+        "{c:?}"
+    );
+    assert!(c[2].starts_with("District 1 (to_new_york): Moloch may move one unit from here to New York and it gets a +1 token"), "{c:?}");
+    assert!(c[3].contains("district 1 is marked destroyed"), "{c:?}");
+    assert!(c[4].contains("Jersey Crust is destroyed"), "{c:?}");
+    assert!(c[5].starts_with("Moloch's move: Moloch must move one robot (defender, hunter) from Jersey Crust to New York"), "{c:?}");
+    assert!(c[6].contains("flipped"), "{c:?}");
+    assert_eq!(c.len(), 7);
+    assert_eq!(r["violations"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn rulebook_new_york_example_outpost_wins_without_the_hunter() {
+    let effects = example("jersey_effects.toml");
+    let text = std::fs::read_to_string(tables().join("new_york_example.json")).unwrap();
+    let text = text.replace(",\n        { \"card\": \"hunter\", \"strength\": 3 }", "");
+    let o = tablelens(
+        &["--catalogue", &effects, "battle", "-", "--json"],
+        Some(&text),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r = json(&o);
+    assert_eq!(
+        (
+            r["moloch"]["total"].as_i64(),
+            r["outpost"]["total"].as_i64()
+        ),
+        (Some(2), Some(4))
+    );
+    assert_eq!(r["winner"], "outpost");
+    let c = r["consequences"].as_array().unwrap();
+    assert!(c[0].as_str().unwrap().starts_with("Cpt. Johnson"));
+    assert!(c[1]
+        .as_str()
+        .unwrap()
+        .starts_with("Jersey Crust victory: discard Moloch's top two deck cards"));
+    assert!(c[2]
+        .as_str()
+        .unwrap()
+        .starts_with("District 1 (to_new_york): Outpost may move one unit"));
+    assert!(c[3].as_str().unwrap().contains("marked destroyed"));
+    // One district of two is gone: the city stands and the next battle is fought there.
+    assert_eq!(c.len(), 4, "{c:?}");
+}
+
+#[test]
+fn battle_parts_explain_every_point_in_the_contract_shape() {
+    let layout = r#"{"cities":[{"id":"ziggy_one","moloch":[{"card":"hornet","tokens":["+1"],"module":{"card":"combat_module"}}],"outpost":[{"card":"commando","strength":2,"tokens":["+1","+1"]}]}]}"#;
+    let o = tablelens(&["battle", "-", "--json"], Some(layout));
+    let r = json(&o);
+    let hornet = &r["moloch"]["units"][0];
+    assert_eq!(hornet["card"], "hornet");
+    assert_eq!(hornet["total"], 5);
+    assert_eq!(
+        hornet["parts"],
+        serde_json::json!([["printed", 3], ["token +1", 1], ["combat_module", 1]])
+    );
+    assert_eq!(r["outpost"]["total"], 4);
+    assert_eq!(r["winner"], "moloch");
+    for key in ["consequences", "violations", "warnings"] {
+        assert!(r[key].is_array(), "{key}");
+    }
+}
+
+#[test]
+fn readable_battle_output_has_units_totals_winner_and_sections() {
+    let effects = example("jersey_effects.toml");
+    let table = example("new_york_example.json");
+    let o = tablelens(&["--catalogue", &effects, "battle", &table], None);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    for needle in [
+        "Battle in Jersey Crust",
+        "Moloch 5",
+        "Outpost 4",
+        "defender",
+        "2 (printed)",
+        "Result: Moloch wins 5:4",
+        "Consequences, in order:",
+        "  1. Defender",
+        "Violations: none",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+    }
+}
+
+#[test]
+fn game_winner_with_deck_and_hand_counts() {
+    let layout = r#"{"cities":[{"id":"ziggy_one","destroyed":true}]}"#;
+    let o = tablelens(
+        &[
+            "battle",
+            "-",
+            "--json",
+            "--moloch-deck",
+            "0",
+            "--moloch-hand",
+            "0",
+        ],
+        Some(layout),
+    );
+    assert_eq!(
+        json(&o)["game"],
+        serde_json::json!({"state": "over", "winner": "outpost"})
+    );
+    let o = tablelens(
+        &[
+            "battle",
+            "-",
+            "--json",
+            "--moloch-deck",
+            "3",
+            "--moloch-hand",
+            "0",
+        ],
+        Some(layout),
+    );
+    assert_eq!(json(&o)["game"], serde_json::json!({"state": "ongoing"}));
+}
+
+#[test]
+fn check_lists_violations_and_still_exits_0() {
+    let layout = r#"{"cities":[{"id":"ziggy_one","moloch":[{"card":"hunter"},{"card":"hunter"},{"card":"brute"},{"card":"clown"}],"outpost":[{"card":"bunker","tokens":["+1"]}]}]}"#;
+    let o = tablelens(&["check", "-", "--json"], Some(layout));
+    assert_eq!(o.status.code(), Some(0));
+    let r = json(&o);
+    assert_eq!(r["violations"].as_array().unwrap().len(), 2, "{r}");
+    assert!(r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w.as_str().unwrap().contains("unknown")));
+    let o = tablelens(&["check", "-"], Some(layout));
+    assert!(stdout(&o).contains("Violations (2):"));
+}
+
+#[test]
+fn cards_json_lists_57_cards_in_the_contract_shape() {
+    let o = tablelens(&["cards", "--json"], None);
+    assert_eq!(o.status.code(), Some(0));
+    let cards = json(&o);
+    let cards = cards.as_array().unwrap();
+    assert_eq!(cards.len(), 57);
+    let copies: i64 = cards.iter().map(|c| c["count"].as_i64().unwrap()).sum();
+    assert_eq!(copies, 70);
+    let spiders = cards.iter().find(|c| c["id"] == "spiders").unwrap();
+    assert_eq!(spiders["strength"], 1);
+    assert_eq!(spiders["confirmed"], true);
+    assert_eq!(spiders["names"]["pl"], "Pająki");
+    let hacker = cards.iter().find(|c| c["id"] == "hacker").unwrap();
+    assert_eq!(hacker["strength"], Value::Null);
+    assert_eq!(hacker["confirmed"], false);
+    assert_eq!(hacker["side"], "outpost");
+    assert_eq!(hacker["kind"], "soldier");
+}
+
+#[test]
+fn cards_readable_output_marks_unconfirmed_values_and_speaks_polish() {
+    let o = tablelens(&["cards", "--lang", "pl"], None);
+    let text = stdout(&o);
+    assert!(text.contains("Pająki"));
+    assert!(text.contains("iron_gate"));
+    assert!(text.contains("? = not confirmed"));
+}
+
+#[test]
+fn a_catalogue_file_confirms_values_and_changes_the_battle() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("catalogue.toml");
+    std::fs::write(&file, "[cards.scout]\nstrength = 2\n").unwrap();
+    let layout = r#"{"cities":[{"id":"ziggy_one","outpost":[{"card":"scout"}]}]}"#;
+    let before = json(&tablelens(&["battle", "-", "--json"], Some(layout)));
+    assert_eq!(before["outpost"]["total"], 0);
+    assert!(before["warnings"].as_array().unwrap().iter().any(|w| w
+        .as_str()
+        .unwrap()
+        .starts_with("scout: printed strength is unknown")));
+    let path = file.to_string_lossy();
+    let after = json(&tablelens(
+        &["--catalogue", &path, "battle", "-", "--json"],
+        Some(layout),
+    ));
+    assert_eq!(after["outpost"]["total"], 2);
+    assert_eq!(after["winner"], "outpost");
+    assert!(!after["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w.as_str().unwrap().starts_with("scout")));
+    let cards = json(&tablelens(&["--catalogue", &path, "cards", "--json"], None));
+    let scout = cards
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "scout")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (scout["strength"].as_i64(), scout["confirmed"].as_bool()),
+        (Some(2), Some(true))
+    );
+}
+
+#[test]
+fn bad_input_exits_2_with_a_message_naming_the_problem() {
+    let cases: [(&[&str], Option<&str>, &str); 7] = [
+        (
+            &["battle", "/no/such/file.json"],
+            None,
+            "cannot read /no/such/file.json",
+        ),
+        (&["battle", "-"], Some("{\"cities\": ["), "EOF"),
+        (
+            &["battle", "-"],
+            Some(r#"{"cities":[{"id":"ziggy_one","moloch":[{"card":"hornett"}]}]}"#),
+            "cities[0].moloch[0].card: unknown card id `hornett`",
+        ),
+        (
+            &["battle", "-"],
+            Some(
+                r#"{"cities":[{"id":"ziggy_one","moloch":[{"card":"hornet","module":{"card":"combat_module","module":{"card":"net_module"}}}]}]}"#,
+            ),
+            "cities[0].moloch[0].module.module",
+        ),
+        (
+            &["check", "-"],
+            Some(r#"{"cities":[{"id":"ziggy_one","outpost":[{"card":"hunter"}]}]}"#),
+            "cities[0].outpost[0].card",
+        ),
+        (
+            &["--catalogue", "/no/such/catalogue.toml", "cards"],
+            None,
+            "cannot read catalogue file",
+        ),
+        (&["battle"], None, "LAYOUT"),
+    ];
+    for (args, stdin, needle) in cases {
+        let o = tablelens(args, stdin);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"));
+    }
+}
+
+#[test]
+fn all_cities_destroyed_is_refused_without_a_panic() {
+    let layout = r#"{"cities":[{"id":"ziggy_one","destroyed":true},{"id":"iron_gate","destroyed":true},{"id":"cleveland_harbour","destroyed":true},{"id":"jersey_crust","destroyed":true},{"id":"new_york","destroyed":true}]}"#;
+    let o = tablelens(&["battle", "-"], Some(layout));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("every city is destroyed"));
+}
+
+#[test]
+fn no_command_shows_the_built_in_example_table() {
+    let o = tablelens(&[], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Battle in Iron Gate"));
+}
