@@ -251,7 +251,11 @@ pub struct Unconfirmed {
 
 impl fmt::Display for Unconfirmed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{} = {} (unconfirmed)", self.id, self.field, self.value)
+        write!(
+            f,
+            "{}.{} = {} (unconfirmed)",
+            self.id, self.field, self.value
+        )
     }
 }
 
@@ -279,7 +283,10 @@ impl Catalogue {
                 return Err(CatalogueError::Invalid(format!("card {i} has an empty id")));
             }
             if index.insert(c.id.clone(), i).is_some() {
-                return Err(CatalogueError::Invalid(format!("duplicate card id `{}`", c.id)));
+                return Err(CatalogueError::Invalid(format!(
+                    "duplicate card id `{}`",
+                    c.id
+                )));
             }
             if CityId::parse(&c.id).is_some() {
                 return Err(CatalogueError::Invalid(format!(
@@ -301,7 +308,10 @@ impl Catalogue {
                 )));
             }
             if c.count == 0 {
-                return Err(CatalogueError::Invalid(format!("card `{}`: count is 0", c.id)));
+                return Err(CatalogueError::Invalid(format!(
+                    "card `{}`: count is 0",
+                    c.id
+                )));
             }
             if c.kind == Kind::Instant && c.strength.is_some() {
                 return Err(CatalogueError::Invalid(format!(
@@ -319,7 +329,11 @@ impl Catalogue {
             }
         }
         for side in [Side::Moloch, Side::Outpost] {
-            let total: u32 = cards.iter().filter(|c| c.side == side).map(|c| c.count).sum();
+            let total: u32 = cards
+                .iter()
+                .filter(|c| c.side == side)
+                .map(|c| c.count)
+                .sum();
             if total != DECK_SIZE {
                 return Err(CatalogueError::Invalid(format!(
                     "the {side} deck has {total} cards, not {DECK_SIZE}"
@@ -621,10 +635,14 @@ mod tests {
         assert!(z.moloch_slots.confirmed && z.districts.confirmed);
         assert!(!c.city(CityId::IronGate).moloch_slots.confirmed);
         let u = c.unconfirmed();
-        assert!(u.iter().any(|u| u.id == "iron_gate" && u.field == "moloch_slots"));
+        assert!(u
+            .iter()
+            .any(|u| u.id == "iron_gate" && u.field == "moloch_slots"));
         assert!(u.iter().any(|u| u.id == "hacker" && u.field == "strength"));
         assert!(!u.iter().any(|u| u.id == "spiders"));
-        assert!(!u.iter().any(|u| u.id == "ziggy_one" && u.field == "districts"));
+        assert!(!u
+            .iter()
+            .any(|u| u.id == "ziggy_one" && u.field == "districts"));
     }
 
     #[test]
@@ -639,7 +657,13 @@ mod tests {
         assert_eq!(c.card("hacker").unwrap().strength, Some(2));
         assert!(c.card("hacker").unwrap().confirmed);
         let ig = c.city(CityId::IronGate);
-        assert_eq!(ig.moloch_slots, Known { value: 5, confirmed: true });
+        assert_eq!(
+            ig.moloch_slots,
+            Known {
+                value: 5,
+                confirmed: true
+            }
+        );
         assert!(!ig.outpost_slots.confirmed);
         assert_eq!(ig.district_effect(1), Some(DistrictEffect::Bomb));
     }

@@ -20,7 +20,8 @@ pub fn consequences(
     let city = ctx.layout.id;
     let name = &ctx.city.names.en;
     let total = ctx.districts();
-    let before = ctx.layout.districts_destroyed;
+    // Capped: a layout built in memory may skip validation, which allows at most 4.
+    let before = ctx.layout.districts_destroyed.min(4);
     let fought = fought_district(ctx);
 
     if let Some(side) = winner.side() {
@@ -53,9 +54,9 @@ pub fn consequences(
         }
     }
 
-    let district = match fought {
-        Fought::Known(n, _) => format!("district {n}"),
-        Fought::Unknown(_) => "the fought district".to_string(),
+    let district = match ctx.layout.battle_district {
+        Some(n) if n > 0 => format!("district {n}"),
+        _ => "the fought district".to_string(),
     };
     out.push(format!("{name}: {district} is marked destroyed"));
 
@@ -75,8 +76,12 @@ fn fought_district(ctx: &CityContext) -> Fought {
     let Some(n) = ctx.layout.battle_district else {
         return Fought::Unknown("the battle marker's district is not identified");
     };
+    // District 0 does not exist (validation refuses it; a layout built in memory may not).
+    let Some(index) = (n as usize).checked_sub(1) else {
+        return Fought::Unknown("the battle marker's district is not identified");
+    };
     // Jersey Crust's extra district has no printed effect unless the player entered one.
-    match ctx.city.district_effect(n as usize - 1) {
+    match ctx.city.district_effect(index) {
         Some(e) => Fought::Known(n, e),
         None => Fought::Unknown("this city's district effects are not confirmed"),
     }
@@ -222,7 +227,10 @@ fn to_new_york(
         return format!("{head}: {side} may not move a unit to New York: no free slot there");
     }
     let bonus = if ny.side(side.opponent()).is_empty() {
-        format!(" and it gets a +1 token ({} holds no slot there)", side.opponent())
+        format!(
+            " and it gets a +1 token ({} holds no slot there)",
+            side.opponent()
+        )
     } else {
         String::new()
     };
@@ -237,6 +245,8 @@ fn blocked_by_field(ctx: &CityContext, u: &UnitView) -> bool {
 fn city_falls(catalogue: &Catalogue, layout: &Layout, ctx: &CityContext, out: &mut Vec<String>) {
     let name = &ctx.city.names.en;
     out.push(format!("{name} is destroyed: every district is gone"));
+    // Robots that leave with Moloch's mandatory move (it comes before the flip).
+    let mut moving_on = 0;
     match ctx.layout.id.next() {
         None => out.push(
             "New York has fallen: the game ends. Moloch wins with a card left in its deck or a robot in New York, else Outpost wins"
@@ -266,6 +276,7 @@ fn city_falls(catalogue: &Catalogue, layout: &Layout, ctx: &CityContext, out: &m
                 } else {
                     String::new()
                 };
+                moving_on = 1;
                 out.push(format!(
                     "Moloch's move: Moloch must move one robot ({}) from {name} to {next_name}, with no bonus{fate}",
                     movable.join(", ")
@@ -274,10 +285,13 @@ fn city_falls(catalogue: &Catalogue, layout: &Layout, ctx: &CityContext, out: &m
         }
     }
     let spiders = ctx.moloch.iter().filter(|u| u.is(card::SPIDERS)).count();
-    if spiders > 0 && ctx.moloch.len() as i64 > i64::from(ctx.city.moloch_slots.value) {
+    let staying = ctx.moloch.len() - moving_on;
+    if spiders > 0 && staying as i64 > i64::from(ctx.city.moloch_slots.value) {
         out.push(format!(
             "Spiders in {name} lose their ability: those over Moloch's slots are discarded"
         ));
     }
-    out.push(format!("{name} is flipped to its destroyed side and its markers are removed"));
+    out.push(format!(
+        "{name} is flipped to its destroyed side and its markers are removed"
+    ));
 }

@@ -143,10 +143,12 @@ impl<'a> CityContext<'a> {
 
     /// Whether a Moloch robot is immune to Outpost soldier and building abilities here.
     pub fn immune(&self, robot: &UnitView) -> bool {
-        if !self.carries_immunity(robot) || robot.unit.netted {
-            return false;
-        }
-        !self.emp_present() || self.shielded_from_emp(robot)
+        !robot.unit.netted && self.immune_unless_netted(robot)
+    }
+
+    /// Immunity as it stands before any net: what decides whether a net could catch it.
+    pub fn immune_unless_netted(&self, robot: &UnitView) -> bool {
+        self.carries_immunity(robot) && (!self.emp_present() || self.shielded_from_emp(robot))
     }
 
     /// Whether an immune robot's standing depends on an arrival order that is not recorded.

@@ -25,11 +25,13 @@ pub fn game_state(layout: &Layout, moloch_deck: u32, moloch_hand: u32) -> GameSt
     let new_york = &cities[CityId::NewYork.index()];
     if new_york.destroyed {
         let moloch_wins = moloch_deck > 0 || !new_york.moloch.is_empty();
-        return GameState::Over(if moloch_wins { Side::Moloch } else { Side::Outpost });
+        return GameState::Over(if moloch_wins {
+            Side::Moloch
+        } else {
+            Side::Outpost
+        });
     }
-    let robots_standing = cities
-        .iter()
-        .any(|c| !c.destroyed && !c.moloch.is_empty());
+    let robots_standing = cities.iter().any(|c| !c.destroyed && !c.moloch.is_empty());
     if moloch_deck == 0 && moloch_hand == 0 && !robots_standing {
         return GameState::Over(Side::Outpost);
     }
@@ -58,7 +60,9 @@ mod tests {
 
     #[test]
     fn outpost_wins_early_when_moloch_has_nothing_left() {
-        let l = layout(r#"{"cities":[{"id":"ziggy_one","destroyed":true,"moloch":[{"card":"hunter"}]}]}"#);
+        let l = layout(
+            r#"{"cities":[{"id":"ziggy_one","destroyed":true,"moloch":[{"card":"hunter"}]}]}"#,
+        );
         assert_eq!(game_state(&l, 0, 0), GameState::Over(Side::Outpost));
         assert_eq!(game_state(&l, 0, 1), GameState::Ongoing);
         assert_eq!(game_state(&l, 1, 0), GameState::Ongoing);

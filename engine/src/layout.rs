@@ -243,14 +243,19 @@ impl Layout {
     /// Reads a layout from JSON and validates it against the catalogue.
     pub fn from_json(text: &str, catalogue: &Catalogue) -> Result<Layout, LayoutError> {
         if !text.trim_start().starts_with('{') {
-            return Err(err("", "a layout must be a JSON object ({\"cities\": [...]})"));
+            return Err(err(
+                "",
+                "a layout must be a JSON object ({\"cities\": [...]})",
+            ));
         }
         let de = &mut serde_json::Deserializer::from_str(text);
-        let layout: Layout = serde_path_to_error::deserialize(de).map_err(|e| {
+        let layout: Layout = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
             let path = e.path().to_string();
             let field = if path == "." { String::new() } else { path };
             err(field, e.into_inner().to_string())
         })?;
+        // Nothing but whitespace may follow the object.
+        de.end().map_err(|e| err("", e.to_string()))?;
         layout.validate(catalogue)?;
         Ok(layout)
     }
@@ -270,7 +275,10 @@ impl Layout {
             if city.districts_destroyed > 4 {
                 return Err(err(
                     format!("{at}.districts_destroyed"),
-                    format!("{} is more districts than any city has", city.districts_destroyed),
+                    format!(
+                        "{} is more districts than any city has",
+                        city.districts_destroyed
+                    ),
                 ));
             }
             if let Some(d) = city.battle_district {
@@ -300,7 +308,11 @@ impl Layout {
     pub fn full_cities(&self) -> Vec<CityLayout> {
         CityId::ALL
             .into_iter()
-            .map(|id| self.city(id).cloned().unwrap_or_else(|| CityLayout::empty(id)))
+            .map(|id| {
+                self.city(id)
+                    .cloned()
+                    .unwrap_or_else(|| CityLayout::empty(id))
+            })
             .collect()
     }
 
@@ -323,9 +335,12 @@ fn validate_unit(
     at: &str,
     catalogue: &Catalogue,
 ) -> Result<(), LayoutError> {
-    let card = catalogue
-        .card(&unit.card)
-        .ok_or_else(|| err(format!("{at}.card"), format!("unknown card id `{}`", unit.card)))?;
+    let card = catalogue.card(&unit.card).ok_or_else(|| {
+        err(
+            format!("{at}.card"),
+            format!("unknown card id `{}`", unit.card),
+        )
+    })?;
     if !card.kind.is_unit() {
         return Err(err(
             format!("{at}.card"),
@@ -340,32 +355,55 @@ fn validate_unit(
     if card.side != side {
         return Err(err(
             format!("{at}.card"),
-            format!("`{}` is a {} card, listed on the {} side", card.id, card.side, side),
+            format!(
+                "`{}` is a {} card, listed on the {} side",
+                card.id, card.side, side
+            ),
         ));
     }
     if let Some(s) = unit.strength {
         if !(-10..=20).contains(&s) {
-            return Err(err(format!("{at}.strength"), format!("{s} is not a printed strength")));
+            return Err(err(
+                format!("{at}.strength"),
+                format!("{s} is not a printed strength"),
+            ));
         }
     }
     if unit.tokens.len() > 16 {
-        return Err(err(format!("{at}.tokens"), "more than 16 tokens on one card"));
+        return Err(err(
+            format!("{at}.tokens"),
+            "more than 16 tokens on one card",
+        ));
     }
     if let Some(m) = &unit.module {
         let mc = catalogue.card(&m.card).ok_or_else(|| {
-            err(format!("{at}.module.card"), format!("unknown card id `{}`", m.card))
+            err(
+                format!("{at}.module.card"),
+                format!("unknown card id `{}`", m.card),
+            )
         })?;
         if mc.kind != Kind::Module {
             return Err(err(
                 format!("{at}.module.card"),
-                format!("`{}` is {} {}, not a module", mc.id, article(mc.kind.as_str()), mc.kind.as_str()),
+                format!(
+                    "`{}` is {} {}, not a module",
+                    mc.id,
+                    article(mc.kind.as_str()),
+                    mc.kind.as_str()
+                ),
             ));
         }
         if m.module.is_some() {
-            return Err(err(format!("{at}.module.module"), "a module cannot carry another module"));
+            return Err(err(
+                format!("{at}.module.module"),
+                "a module cannot carry another module",
+            ));
         }
         if m.tokens.len() > 4 {
-            return Err(err(format!("{at}.module.tokens"), "more than 4 tokens on one module"));
+            return Err(err(
+                format!("{at}.module.tokens"),
+                "more than 4 tokens on one module",
+            ));
         }
     }
     Ok(())
@@ -432,15 +470,42 @@ mod tests {
     fn errors_name_the_field() {
         let cases = [
             (r#"{"cities":[{"id":"atlantis"}]}"#, "cities[0].id"),
-            (r#"{"cities":[{"id":"new_york","moloch":[{"card":"hornett"}]}]}"#, "cities[0].moloch[0].card"),
-            (r#"{"cities":[{"id":"new_york","moloch":[{"card":"hornet","module":{"card":"hunter"}}]}]}"#, "cities[0].moloch[0].module.card"),
-            (r#"{"cities":[{"id":"new_york","moloch":[{"card":"combat_module"}]}]}"#, "cities[0].moloch[0].card"),
-            (r#"{"cities":[{"id":"new_york","outpost":[{"card":"hornet"}]}]}"#, "cities[0].outpost[0].card"),
-            (r#"{"cities":[{"id":"new_york","outpost":[{"card":"scout","tokens":["+3"]}]}]}"#, "cities[0].outpost[0].tokens[0]"),
-            (r#"{"cities":[{"id":"new_york"},{"id":"new_york"}]}"#, "cities[1].id"),
-            (r#"{"cities":[{"id":"new_york","moloch":[{"card":"hornet","module":{"card":"combat_module","module":{"card":"net_module"}}}]}]}"#, "cities[0].moloch[0].module.module"),
-            (r#"{"cities":[{"id":"new_york","districts_destroyed":-1}]}"#, "cities[0].districts_destroyed"),
-            (r#"{"cities":[{"id":"new_york","moloch":[{"card":"sniper"}]}]}"#, "cities[0].moloch[0].card"),
+            (
+                r#"{"cities":[{"id":"new_york","moloch":[{"card":"hornett"}]}]}"#,
+                "cities[0].moloch[0].card",
+            ),
+            (
+                r#"{"cities":[{"id":"new_york","moloch":[{"card":"hornet","module":{"card":"hunter"}}]}]}"#,
+                "cities[0].moloch[0].module.card",
+            ),
+            (
+                r#"{"cities":[{"id":"new_york","moloch":[{"card":"combat_module"}]}]}"#,
+                "cities[0].moloch[0].card",
+            ),
+            (
+                r#"{"cities":[{"id":"new_york","outpost":[{"card":"hornet"}]}]}"#,
+                "cities[0].outpost[0].card",
+            ),
+            (
+                r#"{"cities":[{"id":"new_york","outpost":[{"card":"scout","tokens":["+3"]}]}]}"#,
+                "cities[0].outpost[0].tokens[0]",
+            ),
+            (
+                r#"{"cities":[{"id":"new_york"},{"id":"new_york"}]}"#,
+                "cities[1].id",
+            ),
+            (
+                r#"{"cities":[{"id":"new_york","moloch":[{"card":"hornet","module":{"card":"combat_module","module":{"card":"net_module"}}}]}]}"#,
+                "cities[0].moloch[0].module.module",
+            ),
+            (
+                r#"{"cities":[{"id":"new_york","districts_destroyed":-1}]}"#,
+                "cities[0].districts_destroyed",
+            ),
+            (
+                r#"{"cities":[{"id":"new_york","moloch":[{"card":"sniper"}]}]}"#,
+                "cities[0].moloch[0].card",
+            ),
         ];
         for (text, field) in cases {
             match parse(text) {
@@ -454,7 +519,14 @@ mod tests {
 
     #[test]
     fn malformed_json_is_an_error_not_a_panic() {
-        for text in ["", "{", "[]", "null", "{\"cities\": 3}", "{\"cities\":[{}]}"] {
+        for text in [
+            "",
+            "{",
+            "[]",
+            "null",
+            "{\"cities\": 3}",
+            "{\"cities\":[{}]}",
+        ] {
             assert!(parse(text).is_err(), "accepted {text:?}");
         }
     }

@@ -49,8 +49,9 @@ pub fn check(catalogue: &Catalogue, layout: &Layout) -> Findings {
         }
     }
     if battle_markers > 1 {
-        f.violations
-            .push(format!("{battle_markers} battle markers on the table; there is one"));
+        f.violations.push(format!(
+            "{battle_markers} battle markers on the table; there is one"
+        ));
     }
     if !layout.unknown.is_empty() {
         f.warnings.push(format!(
@@ -117,8 +118,9 @@ fn markers(ctx: &CityContext, active: Option<CityId>, f: &mut Findings) {
     }
     if let Some(d) = l.battle_district {
         if d > districts {
-            f.violations
-                .push(format!("the battle marker is on district {d} of {name}, which has {districts}"));
+            f.violations.push(format!(
+                "the battle marker is on district {d} of {name}, which has {districts}"
+            ));
         }
         if !l.battle_marker {
             f.violations.push(format!(
@@ -157,8 +159,9 @@ fn markers(ctx: &CityContext, active: Option<CityId>, f: &mut Findings) {
     }
     if l.feature_used {
         if ctx.city.feature == Feature::None {
-            f.violations
-                .push(format!("the used-feature token lies on {name}, which has no feature"));
+            f.violations.push(format!(
+                "the used-feature token lies on {name}, which has no feature"
+            ));
         } else if !l.destroyed && !is_active {
             f.violations.push(format!(
                 "the used-feature token lies on {name}; a feature is used only while the battle is there"
@@ -190,9 +193,18 @@ fn unit(ctx: &CityContext, u: &UnitView, active: Option<CityId>, f: &mut Finding
                 .push(format!("{id} in {name} carries a {t} token: {why}"));
         }
     }
-    if kind == Kind::Robot && u.is(card::DREADNOUGHT) && u.unit.has(Token::Disable) && !ctx.emp_present() {
+    if kind == Kind::Robot
+        && u.is(card::DREADNOUGHT)
+        && u.unit.has(Token::Disable)
+        && !ctx.emp_present()
+    {
         f.violations.push(format!(
             "{id} in {name} carries a disable token, but the Dreadnought is immune to the Hacker"
+        ));
+    }
+    if u.is(card::DREADNOUGHT) && u.unit.has(Token::Minus2) && ctx.immune_unless_netted(u) {
+        f.violations.push(format!(
+            "{id} in {name} carries a -2 token, but McPherson cannot target the immune Dreadnought"
         ));
     }
     if let (Some(m), Some(mc)) = (&u.unit.module, u.module) {
@@ -211,22 +223,29 @@ fn unit(ctx: &CityContext, u: &UnitView, active: Option<CityId>, f: &mut Finding
                 _ => Some("only a disable token goes on a module"),
             };
             if let Some(why) = why {
-                f.violations
-                    .push(format!("module {} under {id} in {name} carries a {t} token: {why}", mc.id));
+                f.violations.push(format!(
+                    "module {} under {id} in {name} carries a {t} token: {why}",
+                    mc.id
+                ));
             }
         }
     }
     if u.unit.netted {
         if kind == Kind::Building {
-            f.violations
-                .push(format!("{id} in {name} is netted: a Net catches units, not buildings"));
+            f.violations.push(format!(
+                "{id} in {name} is netted: a Net catches units, not buildings"
+            ));
         } else if active != Some(ctx.layout.id) {
             f.violations.push(format!(
                 "{id} in {name} is netted, but a net works only in the battle of the active city"
             ));
         } else {
             let net_side = u.side.opponent();
-            if ctx.working_modules(net_side, card::NET_MODULE) == 0 {
+            if kind == Kind::Robot && ctx.immune_unless_netted(u) {
+                f.violations.push(format!(
+                    "{id} in {name} is netted, but it is immune to Outpost's abilities, a taken-over Net Module's too"
+                ));
+            } else if ctx.working_modules(net_side, card::NET_MODULE) == 0 {
                 f.violations.push(format!(
                     "{id} in {name} is netted, but {net_side} has no working Net Module there"
                 ));
@@ -335,7 +354,10 @@ mod tests {
             r#"{"cities":[{"id":"ziggy_one","outpost":[{"card":"bunker","module":{"card":"combat_module"}}],"moloch":[{"card":"hunter","module":{"card":"combat_module"}},{"card":"brute","module":{"card":"combat_module"}}]}]}"#,
         );
         assert_eq!(f.violations.len(), 2, "{:?}", f.violations);
-        assert!(f.violations.iter().any(|v| v.contains("3 copies of combat_module")));
+        assert!(f
+            .violations
+            .iter()
+            .any(|v| v.contains("3 copies of combat_module")));
     }
 
     #[test]
