@@ -29,6 +29,51 @@ pub enum Command {
     Cards(CardsArgs),
     /// Synthetic table photos with their true layout, or the proxy faces of every piece.
     Render(RenderArgs),
+    /// Learn the physical pieces from pictures `DIR/<component id>.png` or `DIR/<id>/*.png`.
+    Enroll(EnrollArgs),
+    /// The layout seen in each photo, plus its battle result.
+    Analyze(AnalyzeArgs),
+    /// Accuracy and time of each vision stage against the truth files of rendered scenes.
+    Eval(EvalArgs),
+}
+
+/// `tablelens enroll`.
+#[derive(Debug, Args)]
+pub struct EnrollArgs {
+    /// Folder of face pictures: one piece alone, cropped to its outline, upright.
+    #[arg(long, value_name = "DIR")]
+    pub faces: PathBuf,
+    /// Gallery file to write.
+    #[arg(long, value_name = "GALLERY")]
+    pub out: PathBuf,
+}
+
+/// `tablelens analyze`.
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// Table photos.
+    #[arg(required = true, value_name = "IMAGE")]
+    pub images: Vec<PathBuf>,
+    /// Gallery made by `tablelens enroll`.
+    #[arg(long, value_name = "GALLERY")]
+    pub gallery: PathBuf,
+    /// One JSON object per line: `{"image", "layout", "battle"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `tablelens eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Folder of rendered scenes `NNNN.png` with their truth `NNNN.json`.
+    #[arg(long, value_name = "DIR")]
+    pub scenes: PathBuf,
+    /// Gallery made by `tablelens enroll`.
+    #[arg(long, value_name = "GALLERY")]
+    pub gallery: PathBuf,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `tablelens battle`.

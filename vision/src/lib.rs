@@ -1,1 +1,12 @@
-//! Vision for tablelens: the synthetic table renderer and, later, perception.
+//! Vision for tablelens: frames in, layout out.
+//!
+//! - [`render`] draws proxy faces of every component and synthetic table photos whose true
+//!   layout is known; the vision is trained and tested on them, and the app shows them as
+//!   its demo table.
+//! - [`perceive`] finds, identifies and places every card and token in a photo: an ONNX
+//!   detector and embedder run by tract, a gallery of the player's own pieces, and the
+//!   assembly of the layout.
+#![warn(missing_docs)]
+
+pub mod perceive;
+pub mod render;

@@ -1,9 +1,12 @@
 //! One module per command; [`run`] dispatches.
 
+mod analyze;
 mod battle;
 mod cards;
 mod check;
 mod demo;
+mod enroll;
+mod eval;
 mod render;
 
 use crate::catalogue_source;
@@ -22,6 +25,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Check(a)) => check::run(&catalogue()?, &a),
         Some(Command::Cards(a)) => cards::run(&catalogue()?, &a),
         Some(Command::Render(a)) => render::run(&catalogue()?, &a),
+        Some(Command::Enroll(a)) => enroll::run(&catalogue()?, &a),
+        Some(Command::Analyze(a)) => analyze::run(&catalogue()?, &a),
+        Some(Command::Eval(a)) => eval::run(&catalogue()?, &a),
     }
 }
 
@@ -39,6 +45,16 @@ pub fn read_layout(path: &Path, catalogue: &Catalogue) -> Result<Layout, CliErro
     };
     Layout::from_json(&text, catalogue)
         .map_err(|e| CliError::BadInput(format!("{}: {e}", path.display())))
+}
+
+/// Loads a gallery and the vision models.
+pub fn analyzer(gallery: &Path) -> Result<tablelens_vision::perceive::Analyzer, CliError> {
+    use tablelens_vision::perceive::{Analyzer, Gallery, VisionError};
+    let gallery = Gallery::load(gallery).map_err(|e| CliError::BadInput(e.to_string()))?;
+    Analyzer::new(gallery).map_err(|e| match e {
+        VisionError::Input(m) => CliError::BadInput(m),
+        other => CliError::Failure(other.to_string()),
+    })
 }
 
 /// Prints a value as one line of JSON.

@@ -1,0 +1,67 @@
+//! `tablelens analyze IMAGE... --gallery GALLERY [--json]`: the layout seen in each photo,
+//! plus its battle result.
+
+use super::{analyzer, print_json};
+use crate::cli::AnalyzeArgs;
+use crate::error::CliError;
+use crate::report;
+use tablelens_engine::{battle, Catalogue};
+
+/// Analyses each photo in order. A photo that cannot be read is reported and skipped; the
+/// exit status is then 2.
+pub fn run(catalogue: &Catalogue, args: &AnalyzeArgs) -> Result<(), CliError> {
+    let analyzer = analyzer(&args.gallery)?;
+    let mut failed = Vec::new();
+    for path in &args.images {
+        let frame = match image::open(path) {
+            Ok(img) => img.to_rgb8(),
+            Err(e) => {
+                eprintln!("tablelens: {}: {e}", path.display());
+                failed.push(path.display().to_string());
+                continue;
+            }
+        };
+        let analysis = analyzer
+            .analyze(catalogue, &frame)
+            .map_err(|e| CliError::Failure(format!("{}: {e}", path.display())))?;
+        let result = if analysis.has_cities {
+            battle(catalogue, &analysis.layout).ok()
+        } else {
+            None
+        };
+        if args.json {
+            print_json(&serde_json::json!({
+                "image": path.display().to_string(),
+                "layout": analysis.layout,
+                "battle": result,
+            }))?;
+        } else {
+            println!("== {}", path.display());
+            let cards: usize = analysis
+                .layout
+                .cities
+                .iter()
+                .map(|c| 1 + c.moloch.len() + c.outpost.len())
+                .sum();
+            println!(
+                "{} cities, {} cards placed, {} pieces not identified ({:.0} ms)",
+                analysis.layout.cities.len(),
+                cards,
+                analysis.layout.unknown.len(),
+                analysis.times.detect_ms + analysis.times.identify_ms + analysis.times.assemble_ms
+            );
+            match &result {
+                Some(r) => print!("{}", report::battle(catalogue, r)),
+                None => println!("No city in view: no battle."),
+            }
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::BadInput(format!(
+            "could not read {}",
+            failed.join(", ")
+        )))
+    }
+}

@@ -1,0 +1,42 @@
+//! `tablelens enroll --faces DIR --out GALLERY`: learn the player's own pieces.
+
+use crate::cli::EnrollArgs;
+use crate::error::CliError;
+use tablelens_engine::Catalogue;
+use tablelens_vision::perceive::identify::enroll;
+use tablelens_vision::perceive::{embedder_fingerprint, Embedder, VisionError, EMBEDDER_ONNX};
+
+/// Embeds every face picture and writes the gallery.
+pub fn run(catalogue: &Catalogue, args: &EnrollArgs) -> Result<(), CliError> {
+    let embedder = Embedder::load(EMBEDDER_ONNX).map_err(|e| CliError::Failure(e.to_string()))?;
+    let gallery = enroll(catalogue, &embedder, &embedder_fingerprint(), &args.faces).map_err(
+        |e| match e {
+            VisionError::Input(m) => CliError::BadInput(m),
+            other => CliError::Failure(other.to_string()),
+        },
+    )?;
+    gallery
+        .save(&args.out)
+        .map_err(|e| CliError::Failure(e.to_string()))?;
+    let ids: std::collections::BTreeSet<&str> =
+        gallery.entries.iter().map(|e| e.id.as_str()).collect();
+    let missing: Vec<String> = catalogue
+        .component_ids()
+        .into_iter()
+        .filter(|id| !ids.contains(id.as_str()))
+        .collect();
+    eprintln!(
+        "enrolled {} pictures of {} components into {}",
+        gallery.entries.len(),
+        ids.len(),
+        args.out.display()
+    );
+    if !missing.is_empty() {
+        eprintln!(
+            "not enrolled ({}): {} — these pieces will be reported as unknown",
+            missing.len(),
+            missing.join(", ")
+        );
+    }
+    Ok(())
+}

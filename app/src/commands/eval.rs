@@ -1,0 +1,98 @@
+//! `tablelens eval --scenes DIR --gallery GALLERY [--json]`: accuracy and time of each
+//! vision stage against the truth of rendered scenes.
+
+use super::{analyzer, print_json};
+use crate::cli::EvalArgs;
+use crate::error::CliError;
+use tablelens_engine::{Catalogue, Layout};
+use tablelens_vision::perceive::eval::{report, score};
+
+/// Scores every `NNNN.png` in the folder against its `NNNN.json`.
+pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
+    let analyzer = analyzer(&args.gallery)?;
+    let dir = &args.scenes;
+    let mut pngs: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", dir.display())))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "png") && p.with_extension("json").is_file())
+        .collect();
+    pngs.sort();
+    if pngs.is_empty() {
+        return Err(CliError::BadInput(format!(
+            "{}: no scenes (NNNN.png with NNNN.json)",
+            dir.display()
+        )));
+    }
+    let mut scores = Vec::new();
+    let mut times = Vec::new();
+    for png in &pngs {
+        let frame = image::open(png)
+            .map_err(|e| CliError::BadInput(format!("{}: {e}", png.display())))?
+            .to_rgb8();
+        let json = png.with_extension("json");
+        let text = std::fs::read_to_string(&json)
+            .map_err(|e| CliError::BadInput(format!("{}: {e}", json.display())))?;
+        let truth = Layout::from_json(&text, catalogue)
+            .map_err(|e| CliError::BadInput(format!("{}: {e}", json.display())))?;
+        let analysis = analyzer
+            .analyze(catalogue, &frame)
+            .map_err(|e| CliError::Failure(format!("{}: {e}", png.display())))?;
+        scores.push(score(&analysis, &truth));
+        times.push(analysis.times);
+    }
+    let r = report(&scores, &times);
+    if args.json {
+        return print_json(&r);
+    }
+    println!("{} scenes from {}", r.scenes, dir.display());
+    println!("\ndetection and identification, per piece class:");
+    println!(
+        "  {:<6} {:>7} {:>8} {:>10} {:>9}",
+        "class", "truth", "recall", "precision", "top-1"
+    );
+    for (k, c) in &r.detection {
+        println!(
+            "  {:<6} {:>7} {:>7.1}% {:>9.1}% {:>8.1}%",
+            k,
+            c.truth,
+            100.0 * c.recall,
+            100.0 * c.precision,
+            100.0 * c.identity_top1
+        );
+    }
+    println!(
+        "\nidentity top-1 (all matched pieces): {:.1}%",
+        100.0 * r.identity_top1
+    );
+    println!(
+        "units in the right city and side:    {:.1}%",
+        100.0 * r.unit_placement
+    );
+    println!(
+        "modules under the right unit:         {:.1}%",
+        100.0 * r.module_accuracy
+    );
+    println!(
+        "tokens on the right unit:             {:.1}%",
+        100.0 * r.token_accuracy
+    );
+    println!(
+        "city state right:                     {:.1}%",
+        100.0 * r.city_state_accuracy
+    );
+    println!(
+        "whole layout exactly right:           {:.1}% of scenes",
+        100.0 * r.layout_exact
+    );
+    println!(
+        "\nmedian time per frame: detect {:.1} ms, identify {:.1} ms, assemble {:.2} ms, total {:.1} ms",
+        r.median_ms.detect_ms, r.median_ms.identify_ms, r.median_ms.assemble_ms, r.median_total_ms
+    );
+    if !r.confusions.is_empty() {
+        println!("\nmost frequent errors (truth -> seen):");
+        for (c, n) in &r.confusions {
+            println!("  {n:>4}  {c}");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,233 @@
+//! Writes the training data of the vision models from rendered scenes (see
+//! `models/README.md`). The crops and resized frames are made by the same code that
+//! tablelens runs at the table, so training sees exactly what inference sees.
+//!
+//! ```sh
+//! cargo run --release -p tablelens-vision --example make_dataset -- DIR [TRAIN_STYLES] [EVAL_STYLES] [SCENES_PER_STYLE] [DETECTOR_SCENES]
+//! ```
+
+use image::RgbImage;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use tablelens_engine::Catalogue;
+use tablelens_vision::perceive::detect::{letterbox, PieceClass};
+use tablelens_vision::perceive::eval::truth_pieces;
+use tablelens_vision::perceive::identify::{class_of, crop, face_crop, CROP_H, CROP_W};
+use tablelens_vision::render::{face, Renderer, SceneOptions, HELD_OUT_STYLES_FROM};
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("make_dataset: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn arg(i: usize, default: u64) -> Result<u64, String> {
+    match std::env::args().nth(i) {
+        None => Ok(default),
+        Some(s) => s
+            .parse()
+            .map_err(|_| format!("argument {i}: `{s}` is not a number")),
+    }
+}
+
+fn run() -> Result<(), String> {
+    let out = PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .ok_or("usage: make_dataset DIR [...]")?,
+    );
+    let train_styles = arg(2, 40)?;
+    let eval_styles = arg(3, 8)?;
+    let per_style = arg(4, 5)?;
+    let det_scenes = arg(5, 1200)?;
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let cat = Catalogue::bundled();
+    let comps = cat.component_ids();
+    let styles: Vec<u64> = (1..=train_styles)
+        .chain(HELD_OUT_STYLES_FROM..HELD_OUT_STYLES_FROM + eval_styles)
+        .collect();
+    let eval: Vec<u64> = styles
+        .iter()
+        .copied()
+        .filter(|&s| s >= HELD_OUT_STYLES_FROM)
+        .collect();
+    // Styles are stored as small indices: position in `styles`.
+    let style_index = |s: u64| styles.iter().position(|&x| x == s).unwrap_or(0) as i32;
+
+    // Components and their crop kinds.
+    let mut f = std::fs::File::create(out.join("components.json")).map_err(|e| e.to_string())?;
+    let list: Vec<serde_json::Value> = comps
+        .iter()
+        .map(|id| {
+            let kind = match class_of(&cat, id) {
+                PieceClass::Card => "card",
+                PieceClass::Strip => "strip",
+                PieceClass::Small => "small",
+            };
+            serde_json::json!({"id": id, "crop": kind})
+        })
+        .collect();
+    writeln!(f, "{}", serde_json::Value::Array(list)).map_err(|e| e.to_string())?;
+    let eval_idx: Vec<i32> = eval.iter().map(|&s| style_index(s)).collect();
+    std::fs::write(
+        out.join("eval_styles.json"),
+        serde_json::to_string(&eval_idx).unwrap_or_default(),
+    )
+    .map_err(|e| e.to_string())?;
+
+    // Gallery: every component of every style, cropped as enrolment crops it.
+    let mut gallery = Vec::new();
+    let mut glabels = Vec::new();
+    for &s in &styles {
+        for (ci, id) in comps.iter().enumerate() {
+            let Some(img) = face(&cat, id, s) else {
+                continue;
+            };
+            gallery.push(face_crop(&img, class_of(&cat, id)));
+            glabels.extend([style_index(s), ci as i32]);
+        }
+    }
+    write_images(&out.join("emb_gallery.npy"), &gallery)?;
+    write_i32(&out.join("emb_glabels.npy"), &glabels, 2)?;
+    eprintln!("gallery: {} faces", gallery.len());
+
+    // Queries: pieces cut out of scenes of one style each, by their true corners, jittered
+    // as a detector's would be. Two threads share the scenes.
+    let jobs: Vec<(u64, u64)> = styles
+        .iter()
+        .flat_map(|&s| (0..per_style).map(move |k| (s, k)))
+        .collect();
+    let results = parallel(&jobs, |&(s, k)| {
+        let mut renderer = Renderer::new(&cat);
+        let options = SceneOptions {
+            style_pool: vec![s],
+            mixed_styles: 0.0,
+            ..SceneOptions::default()
+        };
+        let scene = renderer.render(0x5eed ^ s, k, &options);
+        let mut rng = ChaCha8Rng::seed_from_u64(s * 1000 + k);
+        let mut crops = Vec::new();
+        let mut labels = Vec::new();
+        for t in truth_pieces(&scene.truth) {
+            let Some(ci) = comps.iter().position(|c| *c == t.id) else {
+                continue;
+            };
+            let side = side_of(&t.corners);
+            let jitter = 0.03 * side;
+            let mut c = t.corners;
+            for p in c.iter_mut() {
+                p[0] += rng.gen_range(-jitter..=jitter);
+                p[1] += rng.gen_range(-jitter..=jitter);
+            }
+            crops.push(crop(&scene.image, t.class, &c));
+            labels.extend([style_index(s), ci as i32]);
+        }
+        (crops, labels)
+    });
+    let mut queries = Vec::new();
+    let mut qlabels = Vec::new();
+    for (c, l) in results {
+        queries.extend(c);
+        qlabels.extend(l);
+    }
+    write_images(&out.join("emb_queries.npy"), &queries)?;
+    write_i32(&out.join("emb_qlabels.npy"), &qlabels, 2)?;
+    eprintln!(
+        "queries: {} crops from {} scenes",
+        queries.len(),
+        jobs.len()
+    );
+
+    // Detector frames: training styles, the last 100 on held-out styles.
+    let holdout = 100.min(det_scenes);
+    let idx: Vec<u64> = (0..det_scenes).collect();
+    let frames = parallel(&idx, |&i| {
+        let mut renderer = Renderer::new(&cat);
+        let options = if i >= det_scenes - holdout {
+            SceneOptions::held_out(eval_styles.max(1))
+        } else {
+            SceneOptions::training(train_styles)
+        };
+        let scene = renderer.render(0xde7ec7, i, &options);
+        let (input, lb) = letterbox(&scene.image);
+        let pieces: Vec<serde_json::Value> = truth_pieces(&scene.truth)
+            .into_iter()
+            .map(|t| {
+                let corners: Vec<[f32; 2]> = t.corners.iter().map(|&p| lb.to_input(p)).collect();
+                serde_json::json!({"class": t.class.index(), "corners": corners})
+            })
+            .collect();
+        (input, serde_json::Value::Array(pieces))
+    });
+    let (images, pieces): (Vec<RgbImage>, Vec<serde_json::Value>) = frames.into_iter().unzip();
+    write_images(&out.join("det_images.npy"), &images)?;
+    std::fs::write(
+        out.join("det_pieces.json"),
+        serde_json::Value::Array(pieces).to_string(),
+    )
+    .map_err(|e| e.to_string())?;
+    eprintln!("detector: {} frames", images.len());
+    let _ = (CROP_W, CROP_H);
+    Ok(())
+}
+
+fn side_of(c: &[[f32; 2]; 4]) -> f32 {
+    (0..4)
+        .map(|i| {
+            ((c[i][0] - c[(i + 1) % 4][0]).powi(2) + (c[i][1] - c[(i + 1) % 4][1]).powi(2)).sqrt()
+        })
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// Runs `f` over `items` on two threads, keeping the order.
+fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let half = items.len().div_ceil(2);
+    let (a, b) = items.split_at(half);
+    std::thread::scope(|s| {
+        let h = s.spawn(|| b.iter().map(&f).collect::<Vec<R>>());
+        let mut first: Vec<R> = a.iter().map(&f).collect();
+        first.extend(h.join().unwrap_or_default());
+        first
+    })
+}
+
+fn npy_header(shape: &[usize], descr: &str) -> Vec<u8> {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let shape = if dims.len() == 1 {
+        format!("({},)", dims[0])
+    } else {
+        format!("({})", dims.join(", "))
+    };
+    let mut h = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + h.len() + 1) % 64 != 0 {
+        h.push(' ');
+    }
+    h.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((h.len() as u16).to_le_bytes());
+    out.extend(h.as_bytes());
+    out
+}
+
+fn write_images(path: &Path, images: &[RgbImage]) -> Result<(), String> {
+    let (w, h) = images.first().map(|i| i.dimensions()).unwrap_or((0, 0));
+    let mut bytes = npy_header(&[images.len(), h as usize, w as usize, 3], "|u1");
+    for img in images {
+        if img.dimensions() != (w, h) {
+            return Err("images of different sizes".into());
+        }
+        bytes.extend_from_slice(img.as_raw());
+    }
+    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn write_i32(path: &Path, values: &[i32], cols: usize) -> Result<(), String> {
+    let mut bytes = npy_header(&[values.len() / cols, cols], "<i4");
+    for v in values {
+        bytes.extend(v.to_le_bytes());
+    }
+    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+}

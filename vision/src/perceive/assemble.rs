@@ -1,0 +1,341 @@
+//! Layout assembly: named pieces and where they lie become the layout of CONTRACT.md.
+//!
+//! - Cities are the cards named as a city (a `<city>_destroyed` face means destroyed). Each
+//!   city card's printed orientation gives the table's axes there: "up" points to its red
+//!   edge, Moloch's side; "right" runs along the row.
+//! - A unit belongs to the city whose column it lies in (least sideways distance, in that
+//!   city card's widths); its side is its card's side; a column is ordered from the city out.
+//! - A module strip belongs to the unit whose printed right edge it lies against.
+//! - A token belongs to the unit card under it (in an overlap, the card farther from the
+//!   city, which lies on top); a marker belongs to the city card under it.
+//! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
+
+use super::detect::{Detection, PieceClass};
+use super::identify::{crop, Embedder, Gallery};
+use super::VisionError;
+use image::RgbImage;
+use tablelens_engine::layout::{Marker, UnknownPiece};
+use tablelens_engine::Catalogue;
+use tablelens_engine::{CityId, CityLayout, Corners, Layout, ModuleCard, Side, Token, Unit};
+
+/// A detection with what it was identified as.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Piece {
+    /// What it looks like.
+    pub class: PieceClass,
+    /// Corners in frame pixels, clockwise from the printed top-left (for cards and strips,
+    /// the half turn that matched the gallery best).
+    pub corners: [[f32; 2]; 4],
+    /// Detector confidence.
+    pub score: f32,
+    /// The component, if identified.
+    pub id: Option<String>,
+    /// Cosine similarity of the best gallery match.
+    pub similarity: f32,
+    /// The best match even when rejected.
+    pub best: String,
+}
+
+impl Piece {
+    fn center(&self) -> [f32; 2] {
+        centre(&self.corners)
+    }
+}
+
+fn centre(c: &[[f32; 2]; 4]) -> [f32; 2] {
+    [
+        (c[0][0] + c[1][0] + c[2][0] + c[3][0]) / 4.0,
+        (c[0][1] + c[1][1] + c[2][1] + c[3][1]) / 4.0,
+    ]
+}
+
+/// Crops, embeds and names every detection. Cards and strips are tried both ways up.
+pub fn identify_all(
+    frame: &RgbImage,
+    detections: &[Detection],
+    embedder: &Embedder,
+    gallery: &Gallery,
+) -> Result<Vec<Piece>, VisionError> {
+    let mut crops = Vec::new();
+    let mut owners = Vec::new();
+    for (i, d) in detections.iter().enumerate() {
+        crops.push(crop(frame, d.class, &d.corners));
+        owners.push((i, false));
+        if d.class != PieceClass::Small {
+            crops.push(crop(frame, d.class, &half_turn(&d.corners)));
+            owners.push((i, true));
+        }
+    }
+    let embeddings = embedder.embed(&crops)?;
+    let mut best: Vec<Option<(bool, super::identify::Identity)>> = vec![None; detections.len()];
+    for ((i, turned), e) in owners.into_iter().zip(&embeddings) {
+        let id = gallery.identify(detections[i].class, e);
+        let better = match &best[i] {
+            None => true,
+            Some((_, b)) => id.score > b.score,
+        };
+        if better {
+            best[i] = Some((turned, id));
+        }
+    }
+    Ok(detections
+        .iter()
+        .zip(best)
+        .filter_map(|(d, b)| {
+            let (turned, id) = b?;
+            Some(Piece {
+                class: d.class,
+                corners: if turned {
+                    half_turn(&d.corners)
+                } else {
+                    d.corners
+                },
+                score: d.score,
+                id: id.id,
+                similarity: id.score,
+                best: id.best,
+            })
+        })
+        .collect())
+}
+
+/// The same quadrilateral starting at the opposite corner.
+pub fn half_turn(c: &[[f32; 2]; 4]) -> [[f32; 2]; 4] {
+    [c[2], c[3], c[0], c[1]]
+}
+
+/// A card's printed axes in the image.
+struct Frame {
+    origin: [f32; 2],
+    right: [f32; 2],
+    down: [f32; 2],
+}
+
+impl Frame {
+    fn of(c: &[[f32; 2]; 4]) -> Frame {
+        Frame {
+            origin: c[0],
+            right: sub(midpoint(c[1], c[2]), midpoint(c[0], c[3])),
+            down: sub(midpoint(c[3], c[2]), midpoint(c[0], c[1])),
+        }
+    }
+
+    /// Position of a point in card units: (0,0) top-left, (1,1) bottom-right.
+    fn local(&self, p: [f32; 2]) -> [f32; 2] {
+        // Solve origin + u*right + v*down = p.
+        let d = sub(p, self.origin);
+        let det = self.right[0] * self.down[1] - self.right[1] * self.down[0];
+        if det.abs() < 1e-6 {
+            return [f32::NAN, f32::NAN];
+        }
+        [
+            (d[0] * self.down[1] - d[1] * self.down[0]) / det,
+            (self.right[0] * d[1] - self.right[1] * d[0]) / det,
+        ]
+    }
+}
+
+fn sub(a: [f32; 2], b: [f32; 2]) -> [f32; 2] {
+    [a[0] - b[0], a[1] - b[1]]
+}
+
+fn midpoint(a: [f32; 2], b: [f32; 2]) -> [f32; 2] {
+    [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]
+}
+
+/// A placed unit while the layout is built.
+struct Placed {
+    piece: usize,
+    city: CityId,
+    side: Side,
+    along: f32,
+    unit: Unit,
+}
+
+/// Builds the layout from identified pieces. Returns it and whether any city was seen.
+pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
+    let mut layout = Layout::default();
+    let unknown = |p: &Piece, why: &str| UnknownPiece {
+        kind: format!("{}{}", class_name(p.class), why),
+        corners: Some(p.corners),
+    };
+    let mut unknowns = Vec::new();
+
+    // Cities: one card per city, the most confident.
+    let mut cities: Vec<(CityId, bool, usize)> = Vec::new();
+    for (i, p) in pieces.iter().enumerate() {
+        let Some(id) = &p.id else { continue };
+        if p.class != PieceClass::Card {
+            continue;
+        }
+        let (name, destroyed) = match id.strip_suffix("_destroyed") {
+            Some(n) => (n, true),
+            None => (id.as_str(), false),
+        };
+        let Some(city) = CityId::parse(name) else {
+            continue;
+        };
+        match cities.iter_mut().find(|c| c.0 == city) {
+            Some(existing) if pieces[existing.2].similarity >= p.similarity => {
+                unknowns.push(unknown(p, ": a second copy of a city"));
+            }
+            Some(existing) => {
+                unknowns.push(unknown(&pieces[existing.2], ": a second copy of a city"));
+                *existing = (city, destroyed, i);
+            }
+            None => cities.push((city, destroyed, i)),
+        }
+    }
+    cities.sort_by_key(|c| c.0);
+    let city_frames: Vec<(CityId, Frame, [f32; 2])> = cities
+        .iter()
+        .map(|&(id, _, i)| (id, Frame::of(&pieces[i].corners), pieces[i].center()))
+        .collect();
+
+    // Units.
+    let mut placed: Vec<Placed> = Vec::new();
+    for (i, p) in pieces.iter().enumerate() {
+        if p.class != PieceClass::Card {
+            continue;
+        }
+        let Some(id) = &p.id else {
+            unknowns.push(unknown(p, ""));
+            continue;
+        };
+        let Some(card) = catalogue.card(id) else {
+            continue;
+        }; // a city
+        let side = card.side;
+        let c = p.center();
+        let column = city_frames
+            .iter()
+            .filter_map(|(city, f, _)| {
+                let l = f.local(c);
+                let across = (l[0] - 0.5).abs();
+                let along = 0.5 - l[1]; // card heights from the city's middle, towards Moloch
+                let outside = along.abs() > 0.5;
+                let right_side = (along > 0.0) == (side == Side::Moloch);
+                (l[0].is_finite() && outside && right_side).then_some((*city, across, along.abs()))
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        match column {
+            Some((city, across, along)) if across < 1.2 => {
+                let mut unit = Unit::new(id);
+                unit.corners = Some(p.corners);
+                placed.push(Placed {
+                    piece: i,
+                    city,
+                    side,
+                    along,
+                    unit,
+                });
+            }
+            _ => unknowns.push(unknown(p, &format!(": {id} beside no city"))),
+        }
+    }
+
+    // Modules under units.
+    for p in pieces.iter().filter(|p| p.class == PieceClass::Strip) {
+        let Some(id) = &p.id else {
+            unknowns.push(unknown(p, ""));
+            continue;
+        };
+        let c = p.center();
+        let host = placed
+            .iter()
+            .enumerate()
+            .filter_map(|(k, u)| {
+                let l = Frame::of(&pieces[u.piece].corners).local(c);
+                let ok = (0.8..1.5).contains(&l[0])
+                    && (0.0..1.0).contains(&l[1])
+                    && u.unit.module.is_none();
+                ok.then_some((k, (l[0] - 1.1).abs() + (l[1] - 0.5).abs()))
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        match host {
+            Some((k, _)) => {
+                let mut m = ModuleCard::new(id);
+                m.corners = Some(p.corners);
+                placed[k].unit.module = Some(m);
+            }
+            None => unknowns.push(unknown(p, &format!(": {id} under no unit"))),
+        }
+    }
+
+    // Tokens on units, markers on cities.
+    let mut city_marks: Vec<Vec<(String, Corners)>> = vec![Vec::new(); cities.len()];
+    for p in pieces.iter().filter(|p| p.class == PieceClass::Small) {
+        let Some(id) = &p.id else {
+            unknowns.push(unknown(p, ""));
+            continue;
+        };
+        let c = p.center();
+        if let Some(token) = token_of(id) {
+            let host = placed
+                .iter()
+                .enumerate()
+                .filter(|(_, u)| {
+                    let l = Frame::of(&pieces[u.piece].corners).local(c);
+                    (-0.05..1.05).contains(&l[0]) && (-0.05..1.05).contains(&l[1])
+                })
+                .max_by(|a, b| a.1.along.total_cmp(&b.1.along))
+                .map(|(k, _)| k);
+            match host {
+                Some(k) => {
+                    placed[k].unit.tokens.push(token);
+                    placed[k].unit.token_corners.push(p.corners);
+                }
+                None => unknowns.push(unknown(p, &format!(": {id} on no unit"))),
+            }
+        } else {
+            let host = city_frames.iter().position(|(_, f, _)| {
+                let l = f.local(c);
+                (-0.1..1.1).contains(&l[0]) && (-0.1..1.1).contains(&l[1])
+            });
+            match host {
+                Some(k) => city_marks[k].push((id.clone(), p.corners)),
+                None => unknowns.push(unknown(p, &format!(": {id} on no city"))),
+            }
+        }
+    }
+
+    // The layout, in table order.
+    placed.sort_by(|a, b| a.along.total_cmp(&b.along));
+    for (k, &(id, destroyed, i)) in cities.iter().enumerate() {
+        let mut city = CityLayout::empty(id);
+        city.destroyed = destroyed;
+        city.corners = Some(pieces[i].corners);
+        for (mark, corners) in &city_marks[k] {
+            match mark.as_str() {
+                "marker_destroyed_district" => city.districts_destroyed += 1,
+                "marker_battle" => city.battle_marker = true,
+                "marker_used_feature" => city.feature_used = true,
+                "marker_extra_district" => city.extra_district = true,
+                _ => {}
+            }
+            city.markers.push(Marker {
+                kind: mark.clone(),
+                corners: Some(*corners),
+            });
+        }
+        for u in placed.iter().filter(|u| u.city == id) {
+            city.side_mut(u.side).push(u.unit.clone());
+        }
+        layout.cities.push(city);
+    }
+    layout.unknown = unknowns;
+    (layout, !cities.is_empty())
+}
+
+fn class_name(c: PieceClass) -> &'static str {
+    match c {
+        PieceClass::Card => "card",
+        PieceClass::Strip => "module",
+        PieceClass::Small => "token",
+    }
+}
+
+/// The token a component id names.
+pub fn token_of(id: &str) -> Option<Token> {
+    Token::ALL.into_iter().find(|t| t.component_id() == id)
+}

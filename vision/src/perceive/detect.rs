@@ -1,0 +1,262 @@
+//! Detection: every card, module strip and small piece (token or marker) in a frame, with
+//! its four corners.
+//!
+//! The frame is letterboxed into the detector's 512x288 input; the network gives three
+//! centre heat maps and eight corner offsets at stride 4 (see
+//! `models/train/train_detector.py`). Peaks become detections, mapped back to frame pixels.
+
+use super::nn::{push_chw, Net};
+use super::resample::area_resize;
+use super::VisionError;
+use image::{Rgb, RgbImage};
+use serde::{Deserialize, Serialize};
+
+/// Detector input width.
+pub const NET_W: u32 = 512;
+/// Detector input height.
+pub const NET_H: u32 = 288;
+/// Output stride of the heat maps.
+pub const STRIDE: u32 = 4;
+/// Corner offsets are predicted in units of this many input pixels.
+const OFFSET_SCALE: f32 = 32.0;
+const CLASSES: usize = 3;
+
+/// What a detection looks like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PieceClass {
+    /// A card seen whole (a city or a unit).
+    Card,
+    /// The strip of a module tucked under a unit.
+    Strip,
+    /// A token on a unit or a marker on a city.
+    Small,
+}
+
+impl PieceClass {
+    /// All classes in the detector's channel order.
+    pub const ALL: [PieceClass; 3] = [PieceClass::Card, PieceClass::Strip, PieceClass::Small];
+
+    /// Channel index in the detector's output.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// One piece found in a frame.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Detection {
+    /// What it looks like.
+    pub class: PieceClass,
+    /// Heat-map peak, 0..1.
+    pub score: f32,
+    /// Corners in frame pixels. For cards and strips: clockwise, starting at the printed
+    /// top-left up to a half turn; for small pieces: an image-aligned square.
+    pub corners: [[f32; 2]; 4],
+}
+
+impl Detection {
+    /// Centre of the corners.
+    pub fn center(&self) -> [f32; 2] {
+        let mut c = [0.0; 2];
+        for p in &self.corners {
+            c[0] += p[0] / 4.0;
+            c[1] += p[1] / 4.0;
+        }
+        c
+    }
+}
+
+/// How a frame was fitted into the detector input.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Letterbox {
+    /// Input pixels per frame pixel.
+    pub scale: f32,
+    /// Left padding in input pixels.
+    pub pad_x: f32,
+    /// Top padding in input pixels.
+    pub pad_y: f32,
+}
+
+impl Letterbox {
+    /// Maps an input point back to the frame.
+    pub fn to_frame(&self, p: [f32; 2]) -> [f32; 2] {
+        [
+            (p[0] - self.pad_x) / self.scale,
+            (p[1] - self.pad_y) / self.scale,
+        ]
+    }
+
+    /// Maps a frame point into the input.
+    pub fn to_input(&self, p: [f32; 2]) -> [f32; 2] {
+        [
+            p[0] * self.scale + self.pad_x,
+            p[1] * self.scale + self.pad_y,
+        ]
+    }
+}
+
+/// Fits a frame into the detector input, keeping its aspect (grey bars where needed).
+pub fn letterbox(frame: &RgbImage) -> (RgbImage, Letterbox) {
+    let (w, h) = frame.dimensions();
+    let scale = (NET_W as f32 / w.max(1) as f32).min(NET_H as f32 / h.max(1) as f32);
+    let rw = ((w as f32 * scale).round() as u32).clamp(1, NET_W);
+    let rh = ((h as f32 * scale).round() as u32).clamp(1, NET_H);
+    let resized = area_resize(frame, rw, rh);
+    if (rw, rh) == (NET_W, NET_H) {
+        return (
+            resized,
+            Letterbox {
+                scale,
+                pad_x: 0.0,
+                pad_y: 0.0,
+            },
+        );
+    }
+    let pad_x = (NET_W - rw) / 2;
+    let pad_y = (NET_H - rh) / 2;
+    let mut canvas = RgbImage::from_pixel(NET_W, NET_H, Rgb([128, 128, 128]));
+    image::imageops::replace(&mut canvas, &resized, i64::from(pad_x), i64::from(pad_y));
+    (
+        canvas,
+        Letterbox {
+            scale,
+            pad_x: pad_x as f32,
+            pad_y: pad_y as f32,
+        },
+    )
+}
+
+/// The detector network.
+#[derive(Debug)]
+pub struct Detector {
+    net: Net,
+    /// Minimum heat-map peak per class.
+    pub thresholds: [f32; CLASSES],
+}
+
+impl Detector {
+    /// Loads the detector from ONNX bytes.
+    pub fn load(bytes: &[u8]) -> Result<Detector, VisionError> {
+        Ok(Detector {
+            net: Net::load("detector", bytes, [1, 3, NET_H as usize, NET_W as usize])?,
+            thresholds: [0.35, 0.35, 0.35],
+        })
+    }
+
+    /// Finds the pieces in a frame.
+    pub fn detect(&self, frame: &RgbImage) -> Result<Vec<Detection>, VisionError> {
+        let (input, lb) = letterbox(frame);
+        let mut buf = Vec::with_capacity((3 * NET_W * NET_H) as usize);
+        push_chw(&mut buf, &input);
+        let (out, shape) = self.net.run(buf)?;
+        if shape.len() != 4 || shape[1] != CLASSES + 8 {
+            return Err(VisionError::Model(format!(
+                "detector output shape {shape:?}"
+            )));
+        }
+        Ok(decode(&out, shape[2], shape[3], &self.thresholds)
+            .into_iter()
+            .map(|mut d| {
+                for c in d.corners.iter_mut() {
+                    *c = lb.to_frame(*c);
+                }
+                d
+            })
+            .collect())
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Turns the raw output (channels x gh x gw) into detections in input pixels.
+pub fn decode(out: &[f32], gh: usize, gw: usize, thresholds: &[f32; CLASSES]) -> Vec<Detection> {
+    let plane = gh * gw;
+    let at = |c: usize, y: usize, x: usize| out[c * plane + y * gw + x];
+    let mut found = Vec::new();
+    for class in PieceClass::ALL {
+        let c = class.index();
+        let thr = thresholds[c];
+        // A logit threshold avoids the exp on every cell.
+        let logit_thr = (thr / (1.0 - thr)).ln();
+        for y in 0..gh {
+            for x in 0..gw {
+                let v = at(c, y, x);
+                if v < logit_thr {
+                    continue;
+                }
+                let mut peak = true;
+                'nb: for dy in -1i32..=1 {
+                    for dx in -1i32..=1 {
+                        let (ny, nx) = (y as i32 + dy, x as i32 + dx);
+                        if (dy, dx) == (0, 0)
+                            || ny < 0
+                            || nx < 0
+                            || ny >= gh as i32
+                            || nx >= gw as i32
+                        {
+                            continue;
+                        }
+                        let n = at(c, ny as usize, nx as usize);
+                        // Ties go to the first cell in scan order.
+                        if n > v || (n == v && (dy < 0 || (dy == 0 && dx < 0))) {
+                            peak = false;
+                            break 'nb;
+                        }
+                    }
+                }
+                if !peak {
+                    continue;
+                }
+                let cx = (x as f32 + 0.5) * STRIDE as f32;
+                let cy = (y as f32 + 0.5) * STRIDE as f32;
+                let mut corners = [[0f32; 2]; 4];
+                for (k, corner) in corners.iter_mut().enumerate() {
+                    corner[0] = cx + at(CLASSES + 2 * k, y, x) * OFFSET_SCALE;
+                    corner[1] = cy + at(CLASSES + 2 * k + 1, y, x) * OFFSET_SCALE;
+                }
+                found.push(Detection {
+                    class,
+                    score: sigmoid(v),
+                    corners,
+                });
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode_finds_a_peak_and_its_corners() {
+        let (gh, gw) = (10, 12);
+        let mut out = vec![-5.0f32; (CLASSES + 8) * gh * gw];
+        let plane = gh * gw;
+        out[plane + 4 * gw + 6] = 3.0; // a strip at cell (6, 4)
+        for k in 0..8 {
+            out[(CLASSES + k) * plane + 4 * gw + 6] = if k % 2 == 0 { -0.5 } else { 1.0 };
+        }
+        let d = decode(&out, gh, gw, &[0.35; 3]);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].class, PieceClass::Strip);
+        assert!((d[0].corners[0][0] - (26.0 - 16.0)).abs() < 1e-4);
+        assert!((d[0].corners[0][1] - (18.0 + 32.0)).abs() < 1e-4);
+    }
+
+    #[test]
+    fn letterbox_maps_points_both_ways() {
+        let frame = RgbImage::new(1000, 1000);
+        let (img, lb) = letterbox(&frame);
+        assert_eq!(img.dimensions(), (NET_W, NET_H));
+        let p = lb.to_frame(lb.to_input([123.0, 456.0]));
+        assert!((p[0] - 123.0).abs() < 1e-3 && (p[1] - 456.0).abs() < 1e-3);
+        let wide = RgbImage::new(1920, 1080);
+        let (_, lb) = letterbox(&wide);
+        assert_eq!((lb.pad_x, lb.pad_y), (0.0, 0.0));
+    }
+}

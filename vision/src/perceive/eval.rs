@@ -1,0 +1,383 @@
+//! Scoring the vision against rendered scenes whose truth is known: per stage accuracy and
+//! time, as `tablelens eval` reports it.
+
+use super::assemble::Piece;
+use super::{Analysis, PieceClass, StageTimes};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use tablelens_engine::{CityLayout, Corners, Layout, Side};
+
+/// One truth piece: its class, component id and corners.
+#[derive(Debug, Clone)]
+pub struct TruthPiece {
+    /// How it shows.
+    pub class: PieceClass,
+    /// Component id.
+    pub id: String,
+    /// Where it lies.
+    pub corners: Corners,
+}
+
+/// Every piece of a truth layout that carries corners.
+pub fn truth_pieces(truth: &Layout) -> Vec<TruthPiece> {
+    let mut out = Vec::new();
+    for c in &truth.cities {
+        if let Some(k) = c.corners {
+            let id = if c.destroyed {
+                format!("{}_destroyed", c.id.as_str())
+            } else {
+                c.id.as_str().to_string()
+            };
+            out.push(TruthPiece {
+                class: PieceClass::Card,
+                id,
+                corners: k,
+            });
+        }
+        for m in &c.markers {
+            if let Some(k) = m.corners {
+                out.push(TruthPiece {
+                    class: PieceClass::Small,
+                    id: m.kind.clone(),
+                    corners: k,
+                });
+            }
+        }
+        for u in c.moloch.iter().chain(&c.outpost) {
+            if let Some(k) = u.corners {
+                out.push(TruthPiece {
+                    class: PieceClass::Card,
+                    id: u.card.clone(),
+                    corners: k,
+                });
+            }
+            if let Some(m) = &u.module {
+                if let Some(k) = m.corners {
+                    out.push(TruthPiece {
+                        class: PieceClass::Strip,
+                        id: m.card.clone(),
+                        corners: k,
+                    });
+                }
+            }
+            for (t, k) in u.tokens.iter().zip(&u.token_corners) {
+                out.push(TruthPiece {
+                    class: PieceClass::Small,
+                    id: t.component_id().to_string(),
+                    corners: *k,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn centre(c: &Corners) -> [f32; 2] {
+    [
+        c.iter().map(|p| p[0]).sum::<f32>() / 4.0,
+        c.iter().map(|p| p[1]).sum::<f32>() / 4.0,
+    ]
+}
+
+fn side_len(c: &Corners) -> f32 {
+    (0..4)
+        .map(|i| {
+            let (a, b) = (c[i], c[(i + 1) % 4]);
+            ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+        })
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// Counts for one stage and class.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Counts {
+    /// Truth pieces.
+    pub truth: usize,
+    /// Detections.
+    pub found: usize,
+    /// Truth pieces matched by a detection.
+    pub matched: usize,
+    /// Matched pieces named right.
+    pub named_right: usize,
+    /// Matched pieces named wrong (not unknown).
+    pub named_wrong: usize,
+}
+
+/// What one scene scored.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SceneScore {
+    /// Per detection class.
+    pub classes: BTreeMap<String, Counts>,
+    /// Truth units placed in the right city and side.
+    pub units_placed: usize,
+    /// Truth units.
+    pub units: usize,
+    /// Truth modules found under the right unit.
+    pub modules_right: usize,
+    /// Truth modules.
+    pub modules: usize,
+    /// Truth tokens found on the right unit.
+    pub tokens_right: usize,
+    /// Truth tokens.
+    pub tokens: usize,
+    /// Cities whose state (destroyed, markers) is right.
+    pub cities_right: usize,
+    /// Truth cities.
+    pub cities: usize,
+    /// The whole layout is exactly right.
+    pub exact: bool,
+    /// Wrong identifications, as `truth -> seen`.
+    pub confusions: Vec<String>,
+}
+
+/// Scores one analysis against its truth.
+pub fn score(analysis: &Analysis, truth: &Layout) -> SceneScore {
+    let mut s = SceneScore::default();
+    let tp = truth_pieces(truth);
+    let mut used = vec![false; analysis.pieces.len()];
+    for class in PieceClass::ALL {
+        let name = format!("{class:?}").to_lowercase();
+        let mut counts = Counts {
+            truth: tp.iter().filter(|t| t.class == class).count(),
+            found: analysis.pieces.iter().filter(|p| p.class == class).count(),
+            ..Counts::default()
+        };
+        for t in tp.iter().filter(|t| t.class == class) {
+            let c = centre(&t.corners);
+            let tol = 0.35 * side_len(&t.corners);
+            let best = analysis
+                .pieces
+                .iter()
+                .enumerate()
+                .filter(|(i, p)| !used[*i] && p.class == class)
+                .map(|(i, p)| {
+                    let pc = centre(&p.corners);
+                    (i, ((pc[0] - c[0]).powi(2) + (pc[1] - c[1]).powi(2)).sqrt())
+                })
+                .filter(|(_, d)| *d < tol)
+                .min_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some((i, _)) = best {
+                used[i] = true;
+                counts.matched += 1;
+                let p: &Piece = &analysis.pieces[i];
+                match &p.id {
+                    Some(id) if *id == t.id => counts.named_right += 1,
+                    Some(id) => {
+                        counts.named_wrong += 1;
+                        s.confusions.push(format!("{} -> {id}", t.id));
+                    }
+                    None => s
+                        .confusions
+                        .push(format!("{} -> unknown ({})", t.id, p.best)),
+                }
+            }
+        }
+        s.classes.insert(name, counts);
+    }
+    layout_scores(&analysis.layout, truth, &mut s);
+    s
+}
+
+fn unit_key(u: &tablelens_engine::Unit) -> (String, Option<String>, Vec<String>) {
+    let mut tokens: Vec<String> = u.tokens.iter().map(|t| t.as_str().to_string()).collect();
+    tokens.sort();
+    (
+        u.card.clone(),
+        u.module.as_ref().map(|m| m.card.clone()),
+        tokens,
+    )
+}
+
+fn city_state(c: &CityLayout) -> (bool, u32, bool, bool, bool) {
+    (
+        c.destroyed,
+        c.districts_destroyed,
+        c.battle_marker,
+        c.feature_used,
+        c.extra_district,
+    )
+}
+
+fn layout_scores(seen: &Layout, truth: &Layout, s: &mut SceneScore) {
+    let mut exact = seen.cities.len() == truth.cities.len() && seen.unknown.is_empty();
+    for tc in &truth.cities {
+        s.cities += 1;
+        let sc = seen.cities.iter().find(|c| c.id == tc.id);
+        if sc.is_some_and(|c| city_state(c) == city_state(tc)) {
+            s.cities_right += 1;
+        } else {
+            exact = false;
+        }
+        for side in [Side::Moloch, Side::Outpost] {
+            let mut pool: Vec<&tablelens_engine::Unit> = sc
+                .map(|c| c.side(side).iter().collect())
+                .unwrap_or_default();
+            let want = tc.side(side);
+            if pool.len() != want.len() {
+                exact = false;
+            }
+            for u in want {
+                s.units += 1;
+                s.modules += usize::from(u.module.is_some());
+                s.tokens += u.tokens.len();
+                let Some(k) = pool.iter().position(|p| p.card == u.card) else {
+                    exact = false;
+                    continue;
+                };
+                let p = pool.remove(k);
+                s.units_placed += 1;
+                if u.module.is_some()
+                    && p.module.as_ref().map(|m| &m.card) == u.module.as_ref().map(|m| &m.card)
+                {
+                    s.modules_right += 1;
+                }
+                let mut have: Vec<_> = p.tokens.clone();
+                for t in &u.tokens {
+                    if let Some(i) = have.iter().position(|h| h == t) {
+                        have.remove(i);
+                        s.tokens_right += 1;
+                    }
+                }
+                if unit_key(p) != unit_key(u) {
+                    exact = false;
+                }
+            }
+        }
+    }
+    s.exact = exact;
+}
+
+/// Totals over many scenes, as `tablelens eval` prints them.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Report {
+    /// Scenes scored.
+    pub scenes: usize,
+    /// Per detection class: recall, precision and identity top-1.
+    pub detection: BTreeMap<String, ClassReport>,
+    /// Identity top-1 over matched cards, strips and small pieces together.
+    pub identity_top1: f64,
+    /// Share of truth tokens found on the right unit.
+    pub token_accuracy: f64,
+    /// Share of truth units in the right city and side.
+    pub unit_placement: f64,
+    /// Share of truth modules under the right unit.
+    pub module_accuracy: f64,
+    /// Share of cities whose state is right.
+    pub city_state_accuracy: f64,
+    /// Share of scenes whose whole layout is exactly right.
+    pub layout_exact: f64,
+    /// Median milliseconds per stage.
+    pub median_ms: StageTimes,
+    /// Median milliseconds for the whole analysis.
+    pub median_total_ms: f64,
+    /// The most frequent confusions.
+    pub confusions: Vec<(String, usize)>,
+}
+
+/// Detection and identification figures of one class.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct ClassReport {
+    /// Matched truth pieces / truth pieces.
+    pub recall: f64,
+    /// Matched truth pieces / detections.
+    pub precision: f64,
+    /// Named right / matched.
+    pub identity_top1: f64,
+    /// Truth pieces.
+    pub truth: usize,
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        1.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Sums scene scores and stage times into a report.
+pub fn report(scores: &[SceneScore], times: &[StageTimes]) -> Report {
+    let mut r = Report {
+        scenes: scores.len(),
+        ..Report::default()
+    };
+    let mut totals: BTreeMap<String, Counts> = BTreeMap::new();
+    let mut confusions: BTreeMap<String, usize> = BTreeMap::new();
+    let (
+        mut placed,
+        mut units,
+        mut mods_r,
+        mut mods,
+        mut tok_r,
+        mut tok,
+        mut cit_r,
+        mut cit,
+        mut exact,
+    ) = (0, 0, 0, 0, 0, 0, 0, 0, 0);
+    for s in scores {
+        for (k, c) in &s.classes {
+            let t = totals.entry(k.clone()).or_default();
+            t.truth += c.truth;
+            t.found += c.found;
+            t.matched += c.matched;
+            t.named_right += c.named_right;
+            t.named_wrong += c.named_wrong;
+        }
+        for c in &s.confusions {
+            *confusions.entry(c.clone()).or_default() += 1;
+        }
+        placed += s.units_placed;
+        units += s.units;
+        mods_r += s.modules_right;
+        mods += s.modules;
+        tok_r += s.tokens_right;
+        tok += s.tokens;
+        cit_r += s.cities_right;
+        cit += s.cities;
+        exact += usize::from(s.exact);
+    }
+    let (mut right, mut matched) = (0, 0);
+    for (k, c) in &totals {
+        right += c.named_right;
+        matched += c.matched;
+        r.detection.insert(
+            k.clone(),
+            ClassReport {
+                recall: ratio(c.matched, c.truth),
+                precision: ratio(c.matched, c.found),
+                identity_top1: ratio(c.named_right, c.matched),
+                truth: c.truth,
+            },
+        );
+    }
+    r.identity_top1 = ratio(right, matched);
+    r.token_accuracy = ratio(tok_r, tok);
+    r.unit_placement = ratio(placed, units);
+    r.module_accuracy = ratio(mods_r, mods);
+    r.city_state_accuracy = ratio(cit_r, cit);
+    r.layout_exact = ratio(exact, scores.len());
+    r.median_ms = StageTimes {
+        detect_ms: median(times.iter().map(|t| t.detect_ms).collect()),
+        identify_ms: median(times.iter().map(|t| t.identify_ms).collect()),
+        assemble_ms: median(times.iter().map(|t| t.assemble_ms).collect()),
+    };
+    r.median_total_ms = median(
+        times
+            .iter()
+            .map(|t| t.detect_ms + t.identify_ms + t.assemble_ms)
+            .collect(),
+    );
+    let mut c: Vec<(String, usize)> = confusions.into_iter().collect();
+    c.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    c.truncate(15);
+    r.confusions = c;
+    r
+}

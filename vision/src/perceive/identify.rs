@@ -1,0 +1,317 @@
+//! Identification: a crop of a piece becomes an embedding (a unit vector, by the ONNX
+//! embedder); the nearest face in the player's gallery names it, or nobody does when the
+//! match is weak (an unknown piece is reported as unknown, never as a wrong guess).
+
+use super::nn::{push_chw, Net};
+use super::resample::{area_resize, rectify};
+use super::VisionError;
+use crate::perceive::detect::PieceClass;
+use image::RgbImage;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use tablelens_engine::{Catalogue, Kind};
+
+/// Crop width fed to the embedder.
+pub const CROP_W: u32 = 40;
+/// Crop height fed to the embedder.
+pub const CROP_H: u32 = 56;
+/// Embedding length.
+pub const DIM: usize = 64;
+/// Share of a module card's width that shows beside its robot.
+pub const STRIP_SHARE: f32 = 12.0 / 63.0;
+/// Largest batch the embedder runs at once.
+const BATCH: usize = 16;
+
+/// A piece's crop as the embedder sees it, from a frame and the piece's corners.
+pub fn crop(frame: &RgbImage, class: PieceClass, corners: &[[f32; 2]; 4]) -> RgbImage {
+    match class {
+        PieceClass::Card | PieceClass::Strip => rectify(frame, corners, CROP_W, CROP_H),
+        PieceClass::Small => rectify(frame, &upright_square(corners), CROP_W, CROP_H),
+    }
+}
+
+/// The image-aligned square around a small piece (round pieces have no orientation).
+pub fn upright_square(corners: &[[f32; 2]; 4]) -> [[f32; 2]; 4] {
+    let c = [
+        corners.iter().map(|p| p[0]).sum::<f32>() / 4.0,
+        corners.iter().map(|p| p[1]).sum::<f32>() / 4.0,
+    ];
+    let mut side = 0.0;
+    for i in 0..4 {
+        let (a, b) = (corners[i], corners[(i + 1) % 4]);
+        side += ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt() / 4.0;
+    }
+    let h = side / 2.0;
+    [
+        [c[0] - h, c[1] - h],
+        [c[0] + h, c[1] - h],
+        [c[0] + h, c[1] + h],
+        [c[0] - h, c[1] + h],
+    ]
+}
+
+/// How a component shows on the table, hence how its face picture is cropped.
+pub fn class_of(catalogue: &Catalogue, component: &str) -> PieceClass {
+    match catalogue.card(component) {
+        Some(c) if c.kind == Kind::Module => PieceClass::Strip,
+        Some(_) => PieceClass::Card,
+        None if component.starts_with("token_") || component.starts_with("marker_") => {
+            PieceClass::Small
+        }
+        None => PieceClass::Card,
+    }
+}
+
+/// The crop of an enrolment face picture (one piece alone, upright, cropped to its
+/// outline): the whole face, or for a module the strip that shows beside its robot.
+pub fn face_crop(face: &RgbImage, class: PieceClass) -> RgbImage {
+    let (w, h) = face.dimensions();
+    match class {
+        PieceClass::Strip => {
+            let x0 = w as f32 * (1.0 - STRIP_SHARE);
+            let quad = [
+                [x0, 0.0],
+                [w as f32, 0.0],
+                [w as f32, h as f32],
+                [x0, h as f32],
+            ];
+            // Reduce first, so that the rectifier's 2x2 samples are not too sparse.
+            let small = area_resize(face, (CROP_W as f32 / STRIP_SHARE) as u32, CROP_H * 2);
+            let s = small.width() as f32 / w as f32;
+            let quad = quad.map(|p| [p[0] * s, p[1] * (CROP_H * 2) as f32 / h as f32]);
+            rectify(&small, &quad, CROP_W, CROP_H)
+        }
+        PieceClass::Card | PieceClass::Small => area_resize(face, CROP_W, CROP_H),
+    }
+}
+
+/// The embedder network.
+#[derive(Debug)]
+pub struct Embedder {
+    net: Net,
+}
+
+impl Embedder {
+    /// Loads the embedder from ONNX bytes.
+    pub fn load(bytes: &[u8]) -> Result<Embedder, VisionError> {
+        Ok(Embedder {
+            net: Net::load(
+                "embedder",
+                bytes,
+                [BATCH, 3, CROP_H as usize, CROP_W as usize],
+            )?,
+        })
+    }
+
+    /// Embeds crops (each `CROP_W` x `CROP_H`) into unit vectors.
+    pub fn embed(&self, crops: &[RgbImage]) -> Result<Vec<[f32; DIM]>, VisionError> {
+        let mut out = Vec::with_capacity(crops.len());
+        for chunk in crops.chunks(BATCH) {
+            let mut buf = Vec::with_capacity(BATCH * 3 * (CROP_W * CROP_H) as usize);
+            for c in chunk {
+                push_chw(&mut buf, c);
+            }
+            // Pad the batch to its fixed size.
+            let blank = RgbImage::new(CROP_W, CROP_H);
+            for _ in chunk.len()..BATCH {
+                push_chw(&mut buf, &blank);
+            }
+            let (v, shape) = self.net.run(buf)?;
+            if shape != [BATCH, DIM] {
+                return Err(VisionError::Model(format!(
+                    "embedder output shape {shape:?}"
+                )));
+            }
+            for row in v.chunks(DIM).take(chunk.len()) {
+                let mut e = [0f32; DIM];
+                let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
+                for (o, x) in e.iter_mut().zip(row) {
+                    *o = x / norm;
+                }
+                out.push(e);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// One enrolled picture.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GalleryEntry {
+    /// Component id (`hornet`, `iron_gate_destroyed`, `token_plus1`, ...).
+    pub id: String,
+    /// How it shows on the table.
+    pub class: PieceClass,
+    /// Its embedding.
+    pub embedding: Vec<f32>,
+}
+
+/// The player's pieces, learnt from their pictures by `tablelens enroll`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Gallery {
+    /// Fingerprint of the embedder that made the embeddings.
+    pub model: String,
+    /// The enrolled pictures.
+    pub entries: Vec<GalleryEntry>,
+}
+
+/// What identification concluded about one crop.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Identity {
+    /// The component, or `None` when the match is too weak or too close to call.
+    pub id: Option<String>,
+    /// Cosine similarity of the best match.
+    pub score: f32,
+    /// Best similarity minus the best of any other component.
+    pub margin: f32,
+    /// The best match even when rejected.
+    pub best: String,
+}
+
+/// Similarity below which a piece is unknown.
+pub const MIN_SCORE: f32 = 0.55;
+/// Lead over the runner-up below which a piece is unknown.
+pub const MIN_MARGIN: f32 = 0.04;
+
+impl Gallery {
+    /// Reads a gallery file.
+    pub fn load(path: &Path) -> Result<Gallery, VisionError> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            VisionError::Input(format!("cannot read gallery {}: {e}", path.display()))
+        })?;
+        let g: Gallery = serde_json::from_str(&text)
+            .map_err(|e| VisionError::Input(format!("{}: not a gallery: {e}", path.display())))?;
+        if g.entries.iter().any(|e| e.embedding.len() != DIM) {
+            return Err(VisionError::Input(format!(
+                "{}: embeddings of the wrong length",
+                path.display()
+            )));
+        }
+        Ok(g)
+    }
+
+    /// Writes the gallery file.
+    pub fn save(&self, path: &Path) -> Result<(), VisionError> {
+        let text = serde_json::to_string(self)
+            .map_err(|e| VisionError::Output(format!("gallery: {e}")))?;
+        std::fs::write(path, text)
+            .map_err(|e| VisionError::Output(format!("cannot write {}: {e}", path.display())))
+    }
+
+    /// The nearest enrolled component of the same class.
+    pub fn identify(&self, class: PieceClass, e: &[f32; DIM]) -> Identity {
+        let mut best: Option<(&str, f32)> = None;
+        let mut scores: Vec<(&str, f32)> = Vec::new();
+        for g in self.entries.iter().filter(|g| g.class == class) {
+            let s: f32 = g.embedding.iter().zip(e).map(|(a, b)| a * b).sum();
+            scores.push((&g.id, s));
+            if best.is_none_or(|(_, b)| s > b) {
+                best = Some((&g.id, s));
+            }
+        }
+        let Some((id, score)) = best else {
+            return Identity {
+                id: None,
+                score: 0.0,
+                margin: 0.0,
+                best: String::new(),
+            };
+        };
+        let runner_up = scores
+            .iter()
+            .filter(|(other, _)| *other != id)
+            .map(|(_, s)| *s)
+            .fold(-1.0f32, f32::max);
+        let margin = score - runner_up;
+        Identity {
+            id: (score >= MIN_SCORE && margin >= MIN_MARGIN).then(|| id.to_string()),
+            score,
+            margin,
+            best: id.to_string(),
+        }
+    }
+}
+
+/// Builds a gallery from face pictures: `DIR/<component id>.png` or
+/// `DIR/<component id>/*.png`. Unknown ids and unreadable pictures are errors that name
+/// the file; nothing is written until every picture is read.
+pub fn enroll(
+    catalogue: &Catalogue,
+    embedder: &Embedder,
+    model: &str,
+    dir: &Path,
+) -> Result<Gallery, VisionError> {
+    let known = catalogue.component_ids();
+    let mut pictures: Vec<(String, std::path::PathBuf)> = Vec::new();
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| VisionError::Input(format!("cannot read {}: {e}", dir.display())))?;
+    let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        let Some(stem) = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .map(str::to_string)
+        else {
+            continue;
+        };
+        if path.is_dir() {
+            if !known.contains(&stem) {
+                return Err(VisionError::Input(format!(
+                    "{}: `{stem}` is not a component id",
+                    path.display()
+                )));
+            }
+            let mut inner: Vec<_> = std::fs::read_dir(&path)
+                .map_err(|e| VisionError::Input(format!("cannot read {}: {e}", path.display())))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| is_picture(p))
+                .collect();
+            inner.sort();
+            pictures.extend(inner.into_iter().map(|p| (stem.clone(), p)));
+        } else if is_picture(&path) {
+            if !known.contains(&stem) {
+                return Err(VisionError::Input(format!(
+                    "{}: `{stem}` is not a component id",
+                    path.display()
+                )));
+            }
+            pictures.push((stem, path));
+        }
+    }
+    if pictures.is_empty() {
+        return Err(VisionError::Input(format!(
+            "{}: no face pictures (expected <component id>.png)",
+            dir.display()
+        )));
+    }
+    let mut crops = Vec::new();
+    let mut labels = Vec::new();
+    for (id, path) in &pictures {
+        let img = image::open(path)
+            .map_err(|e| VisionError::Input(format!("{}: {e}", path.display())))?
+            .to_rgb8();
+        let class = class_of(catalogue, id);
+        crops.push(face_crop(&img, class));
+        labels.push((id.clone(), class));
+    }
+    let embeddings = embedder.embed(&crops)?;
+    Ok(Gallery {
+        model: model.to_string(),
+        entries: labels
+            .into_iter()
+            .zip(embeddings)
+            .map(|((id, class), e)| GalleryEntry {
+                id,
+                class,
+                embedding: e.to_vec(),
+            })
+            .collect(),
+    })
+}
+
+fn is_picture(p: &Path) -> bool {
+    p.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "png" | "jpg" | "jpeg"))
+}

@@ -1,0 +1,148 @@
+//! Perception: a table photo in, the layout on the table out.
+//!
+//! The pipeline, one module a stage: [`detect`] finds every card, module strip and small
+//! piece with its corners (an ONNX detector run by tract, [`nn`]); [`identify`] crops each
+//! piece ([`resample`]), embeds it (an ONNX embedder) and names it by its nearest face in
+//! the player's gallery; [`assemble`] rebuilds the layout of CONTRACT.md from where the
+//! named pieces lie. [`Analyzer`] runs the three; [`eval`] scores it against rendered
+//! scenes whose truth is known.
+
+pub mod assemble;
+pub mod detect;
+pub mod eval;
+pub mod identify;
+pub mod nn;
+pub mod resample;
+
+use image::RgbImage;
+use std::fmt;
+use std::time::Instant;
+use tablelens_engine::{Catalogue, Layout};
+
+pub use detect::{Detection, Detector, PieceClass};
+pub use identify::{Embedder, Gallery};
+
+/// The detector model, built into the binary.
+pub const DETECTOR_ONNX: &[u8] = include_bytes!("../../../models/detector.onnx");
+/// The embedder model, built into the binary.
+pub const EMBEDDER_ONNX: &[u8] = include_bytes!("../../../models/embedder.onnx");
+
+/// A short fingerprint of the built-in embedder, stored in galleries so that a gallery made
+/// by another embedder is refused rather than silently misread.
+pub fn embedder_fingerprint() -> String {
+    // FNV-1a over the model bytes.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in EMBEDDER_ONNX {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("embedder-{h:016x}")
+}
+
+/// What went wrong in the vision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VisionError {
+    /// A model could not be loaded or run.
+    Model(String),
+    /// The user's input (a picture, a gallery, a folder) is unusable.
+    Input(String),
+    /// An output could not be written.
+    Output(String),
+}
+
+impl fmt::Display for VisionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VisionError::Model(m) => write!(f, "model: {m}"),
+            VisionError::Input(m) | VisionError::Output(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for VisionError {}
+
+/// Time spent in each stage of one analysis, in milliseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+pub struct StageTimes {
+    /// Detection (resize and detector).
+    pub detect_ms: f64,
+    /// Cropping and embedding every piece.
+    pub identify_ms: f64,
+    /// Building the layout.
+    pub assemble_ms: f64,
+}
+
+/// One analysed frame.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// The layout seen, with corners on every placed piece and the unidentified ones.
+    pub layout: Layout,
+    /// Whether any city card was seen (no city: no battle).
+    pub has_cities: bool,
+    /// Every detection, with what it was identified as.
+    pub pieces: Vec<assemble::Piece>,
+    /// Time per stage.
+    pub times: StageTimes,
+}
+
+/// The whole pipeline, loaded once and run on many frames.
+#[derive(Debug)]
+pub struct Analyzer {
+    detector: Detector,
+    embedder: Embedder,
+    gallery: Gallery,
+}
+
+impl Analyzer {
+    /// Loads the built-in models and a gallery, refusing a gallery made by another embedder.
+    pub fn new(gallery: Gallery) -> Result<Analyzer, VisionError> {
+        if gallery.model != embedder_fingerprint() {
+            return Err(VisionError::Input(format!(
+                "the gallery was made by {}, but this tablelens has {}: run `tablelens enroll` again",
+                gallery.model,
+                embedder_fingerprint()
+            )));
+        }
+        Ok(Analyzer {
+            detector: Detector::load(DETECTOR_ONNX)?,
+            embedder: Embedder::load(EMBEDDER_ONNX)?,
+            gallery,
+        })
+    }
+
+    /// The gallery in use.
+    pub fn gallery(&self) -> &Gallery {
+        &self.gallery
+    }
+
+    /// The embedder in use.
+    pub fn embedder(&self) -> &Embedder {
+        &self.embedder
+    }
+
+    /// Analyses one frame.
+    pub fn analyze(
+        &self,
+        catalogue: &Catalogue,
+        frame: &RgbImage,
+    ) -> Result<Analysis, VisionError> {
+        let t0 = Instant::now();
+        let detections = self.detector.detect(frame)?;
+        let t1 = Instant::now();
+        let pieces = assemble::identify_all(frame, &detections, &self.embedder, &self.gallery)?;
+        let t2 = Instant::now();
+        let (layout, has_cities) = assemble::assemble(catalogue, &pieces);
+        let t3 = Instant::now();
+        let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
+        Ok(Analysis {
+            layout,
+            has_cities,
+            pieces,
+            times: StageTimes {
+                detect_ms: ms(t0, t1),
+                identify_ms: ms(t1, t2),
+                assemble_ms: ms(t2, t3),
+            },
+        })
+    }
+}

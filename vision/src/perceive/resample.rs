@@ -1,0 +1,212 @@
+//! Image resampling shared by inference and the training-data exporter, so that both see
+//! exactly the same pixels: an area-average resize and a quadrilateral rectifier.
+
+use image::{Rgb, RgbImage};
+
+/// Resizes by averaging each output pixel's footprint (a box filter), which is the right
+/// filter for the large reductions here (1920 to 512 wide).
+pub fn area_resize(src: &RgbImage, w: u32, h: u32) -> RgbImage {
+    let (sw, sh) = src.dimensions();
+    if sw == 0 || sh == 0 || w == 0 || h == 0 {
+        return RgbImage::new(w.max(1), h.max(1));
+    }
+    let cols = spans(sw, w);
+    let rows = spans(sh, h);
+    // Horizontal pass into f32 rows, then vertical.
+    let mut tmp = vec![0f32; (w * sh * 3) as usize];
+    let raw = src.as_raw();
+    for y in 0..sh as usize {
+        let row = &raw[y * sw as usize * 3..(y + 1) * sw as usize * 3];
+        for (x, span) in cols.iter().enumerate() {
+            let mut acc = [0f32; 3];
+            for &(sx, wt) in span {
+                let p = &row[sx * 3..sx * 3 + 3];
+                acc[0] += f32::from(p[0]) * wt;
+                acc[1] += f32::from(p[1]) * wt;
+                acc[2] += f32::from(p[2]) * wt;
+            }
+            let o = (y * w as usize + x) * 3;
+            tmp[o..o + 3].copy_from_slice(&acc);
+        }
+    }
+    let mut out = RgbImage::new(w, h);
+    for (y, span) in rows.iter().enumerate() {
+        for x in 0..w as usize {
+            let mut acc = [0f32; 3];
+            for &(sy, wt) in span {
+                let o = (sy * w as usize + x) * 3;
+                acc[0] += tmp[o] * wt;
+                acc[1] += tmp[o + 1] * wt;
+                acc[2] += tmp[o + 2] * wt;
+            }
+            out.put_pixel(x as u32, y as u32, Rgb([q(acc[0]), q(acc[1]), q(acc[2])]));
+        }
+    }
+    out
+}
+
+fn q(v: f32) -> u8 {
+    v.round().clamp(0.0, 255.0) as u8
+}
+
+/// For each output index, the source indices and weights that cover it.
+fn spans(src: u32, dst: u32) -> Vec<Vec<(usize, f32)>> {
+    let scale = src as f32 / dst as f32;
+    (0..dst)
+        .map(|i| {
+            let a = i as f32 * scale;
+            let b = ((i + 1) as f32 * scale).min(src as f32);
+            let mut v = Vec::new();
+            let mut s = a.floor() as usize;
+            while (s as f32) < b && s < src as usize {
+                let lo = a.max(s as f32);
+                let hi = b.min(s as f32 + 1.0);
+                if hi > lo {
+                    v.push((s, (hi - lo) / (b - a)));
+                }
+                s += 1;
+            }
+            if v.is_empty() {
+                v.push(((a as usize).min(src as usize - 1), 1.0));
+            }
+            v
+        })
+        .collect()
+}
+
+/// Samples `src` at a real position with bilinear interpolation (edges clamp).
+#[inline]
+pub fn bilinear(src: &RgbImage, x: f32, y: f32) -> [f32; 3] {
+    let (w, h) = src.dimensions();
+    let x = x.clamp(0.0, (w - 1) as f32);
+    let y = y.clamp(0.0, (h - 1) as f32);
+    let x0 = x.floor() as u32;
+    let y0 = y.floor() as u32;
+    let x1 = (x0 + 1).min(w - 1);
+    let y1 = (y0 + 1).min(h - 1);
+    let fx = x - x0 as f32;
+    let fy = y - y0 as f32;
+    let p = |xx, yy| src.get_pixel(xx, yy).0;
+    let (a, b, c, d) = (p(x0, y0), p(x1, y0), p(x0, y1), p(x1, y1));
+    let mut out = [0f32; 3];
+    for i in 0..3 {
+        let top = f32::from(a[i]) * (1.0 - fx) + f32::from(b[i]) * fx;
+        let bot = f32::from(c[i]) * (1.0 - fx) + f32::from(d[i]) * fx;
+        out[i] = top * (1.0 - fy) + bot * fy;
+    }
+    out
+}
+
+/// Maps the unit square onto a quadrilateral (corners clockwise from the top-left): the
+/// projective transform as a 3x3 matrix, or `None` for a degenerate quad.
+pub fn unit_square_to_quad(q: &[[f32; 2]; 4]) -> Option<[[f64; 3]; 3]> {
+    let [p0, p1, p2, p3] = q.map(|p| [f64::from(p[0]), f64::from(p[1])]);
+    let sx = p0[0] - p1[0] + p2[0] - p3[0];
+    let sy = p0[1] - p1[1] + p2[1] - p3[1];
+    let dx1 = p1[0] - p2[0];
+    let dx2 = p3[0] - p2[0];
+    let dy1 = p1[1] - p2[1];
+    let dy2 = p3[1] - p2[1];
+    let det = dx1 * dy2 - dx2 * dy1;
+    if det.abs() < 1e-9 || !det.is_finite() {
+        return None;
+    }
+    let g = (sx * dy2 - dx2 * sy) / det;
+    let h = (dx1 * sy - sx * dy1) / det;
+    Some([
+        [p1[0] - p0[0] + g * p1[0], p3[0] - p0[0] + h * p3[0], p0[0]],
+        [p1[1] - p0[1] + g * p1[1], p3[1] - p0[1] + h * p3[1], p0[1]],
+        [g, h, 1.0],
+    ])
+}
+
+/// Applies a 3x3 projective transform to a point.
+#[inline]
+pub fn apply(m: &[[f64; 3]; 3], u: f64, v: f64) -> (f64, f64) {
+    let w = m[2][0] * u + m[2][1] * v + m[2][2];
+    let w = if w.abs() < 1e-12 { 1e-12 } else { w };
+    (
+        (m[0][0] * u + m[0][1] * v + m[0][2]) / w,
+        (m[1][0] * u + m[1][1] * v + m[1][2]) / w,
+    )
+}
+
+/// Cuts the quadrilateral `quad` (image points, clockwise from the piece's top-left) out
+/// of `src` into an upright `w` x `h` image, averaging 2x2 samples per output pixel.
+pub fn rectify(src: &RgbImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> RgbImage {
+    let mut out = RgbImage::new(w, h);
+    let Some(m) = unit_square_to_quad(quad) else {
+        return out;
+    };
+    for y in 0..h {
+        for x in 0..w {
+            let mut acc = [0f32; 3];
+            for (ox, oy) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
+                let u = (f64::from(x) + ox) / f64::from(w);
+                let v = (f64::from(y) + oy) / f64::from(h);
+                let (sx, sy) = apply(&m, u, v);
+                let p = bilinear(src, sx as f32 - 0.5, sy as f32 - 0.5);
+                for c in 0..3 {
+                    acc[c] += p[c] * 0.25;
+                }
+            }
+            out.put_pixel(x, y, Rgb([q(acc[0]), q(acc[1]), q(acc[2])]));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn area_resize_keeps_flat_colour_and_halves_a_checker() {
+        let flat = RgbImage::from_pixel(40, 30, Rgb([10, 200, 90]));
+        let r = area_resize(&flat, 13, 7);
+        assert!(r.pixels().all(|p| p.0 == [10, 200, 90]));
+        let checker = RgbImage::from_fn(8, 8, |x, y| {
+            if (x + y) % 2 == 0 {
+                Rgb([255, 255, 255])
+            } else {
+                Rgb([0, 0, 0])
+            }
+        });
+        let r = area_resize(&checker, 4, 4);
+        assert!(r.pixels().all(|p| (127..=128).contains(&p.0[0])));
+    }
+
+    #[test]
+    fn rectify_of_the_whole_image_is_a_resize_and_a_half_turn_reverses_it() {
+        let img = RgbImage::from_fn(40, 56, |x, y| Rgb([(x * 6) as u8, (y * 4) as u8, 50]));
+        let quad = [[0.0, 0.0], [40.0, 0.0], [40.0, 56.0], [0.0, 56.0]];
+        let r = rectify(&img, &quad, 40, 56);
+        for (a, b) in r.pixels().zip(img.pixels()) {
+            for c in 0..3 {
+                assert!((i32::from(a.0[c]) - i32::from(b.0[c])).abs() <= 3);
+            }
+        }
+        let turned = [quad[2], quad[3], quad[0], quad[1]];
+        let t = rectify(&img, &turned, 40, 56);
+        let p = t.get_pixel(0, 0).0;
+        let q = img.get_pixel(39, 55).0;
+        assert!(
+            (i32::from(p[0]) - i32::from(q[0])).abs() <= 6,
+            "{p:?} {q:?}"
+        );
+    }
+
+    #[test]
+    fn degenerate_quads_give_a_blank_crop_not_a_panic() {
+        let img = RgbImage::new(10, 10);
+        let r = rectify(&img, &[[1.0, 1.0]; 4], 8, 8);
+        assert_eq!(r.dimensions(), (8, 8));
+        let r = rectify(
+            &img,
+            &[[f32::NAN, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+            8,
+            8,
+        );
+        assert_eq!(r.dimensions(), (8, 8));
+    }
+}
