@@ -373,7 +373,10 @@ fn an_unconfirmed_district_effect_is_left_to_the_user() {
         "District effect: this city's district effects are not confirmed; apply the fought district's effect for Outpost (a Bomb fires for both)"
     );
     // The district's number is known even though its effect is not.
-    assert_eq!(r.consequences[2], "Ziggy One: district 1 is marked destroyed");
+    assert_eq!(
+        r.consequences[2],
+        "Ziggy One: district 1 is marked destroyed"
+    );
 }
 
 // ---- to New York --------------------------------------------------------------------------
