@@ -470,3 +470,28 @@ fn odd_options_and_seeds_do_not_panic() {
         assert!(check(&cat, &s.truth).violations.is_empty());
     }
 }
+
+#[test]
+fn a_given_layout_is_rendered_with_its_pieces_in_the_truth() {
+    let cat = tablelens_engine::Catalogue::bundled();
+    let layout = tablelens_engine::Layout::from_json(
+        r#"{"cities":[{"id":"ziggy_one","battle_marker":true,"districts_destroyed":1,
+            "moloch":[{"card":"hornet","tokens":["+1"],"module":{"card":"combat_module"}}],
+            "outpost":[{"card":"scout","tokens":["+1"]},{"card":"bunker"}]}]}"#,
+        &cat,
+    )
+    .unwrap();
+    let mut r = tablelens_vision::render::Renderer::new(&cat);
+    let opts = tablelens_vision::render::SceneOptions::default().sized(640, 360);
+    let scene = r.render_layout(&layout, 3, 0, &opts);
+    let z = &scene.truth.cities[0];
+    assert_eq!(scene.truth.cities.len(), 5);
+    assert_eq!(z.moloch[0].card, "hornet");
+    assert_eq!(z.moloch[0].module.as_ref().unwrap().card, "combat_module");
+    assert!(z.moloch[0].corners.is_some() && z.moloch[0].token_corners.len() == 1);
+    assert_eq!(z.outpost.len(), 2);
+    assert_eq!(z.districts_destroyed, 1);
+    assert!(z.battle_marker);
+    let again = r.render_layout(&layout, 3, 0, &opts);
+    assert_eq!(scene.image.as_raw(), again.image.as_raw());
+}

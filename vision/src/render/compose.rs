@@ -40,8 +40,21 @@ pub fn render(
     index: u64,
     options: &SceneOptions,
 ) -> Scene {
-    let o = sane(options);
     let state = scene::generate(cat, &mut stream(seed, index, "layout"));
+    render_state(cat, cache, &state, seed, index, options)
+}
+
+/// Renders a given game state; `seed` and `index` choose everything else (placement,
+/// camera, light, surface, distractors, effects).
+pub fn render_state(
+    cat: &Catalogue,
+    cache: &mut FaceCache,
+    state: &GameState,
+    seed: u64,
+    index: u64,
+    options: &SceneOptions,
+) -> Scene {
+    let o = sane(options);
     let styles = {
         let r = &mut stream(seed, index, "styles");
         let cards = *o.style_pool.choose(r).unwrap_or(&0);
@@ -57,7 +70,7 @@ pub fn render(
             mixed,
         }
     };
-    let pieces = placement::place(cat, &state, &styles, &mut stream(seed, index, "place"));
+    let pieces = placement::place(cat, state, &styles, &mut stream(seed, index, "place"));
     let points: Vec<(f64, f64)> = pieces.iter().flat_map(|p| p.outline_corners()).collect();
     let mut shot = Shot::random(&mut stream(seed, index, "camera"));
     {
@@ -166,7 +179,7 @@ pub fn render(
     }
     Scene {
         image: canvas.to_image(),
-        truth: truth(&state, &pieces, &cam),
+        truth: truth(state, &pieces, &cam),
     }
 }
 

@@ -147,6 +147,39 @@ impl<'a> Renderer<'a> {
     pub fn render(&mut self, seed: u64, index: u64, options: &SceneOptions) -> Scene {
         compose::render(self.catalogue, &mut self.cache, seed, index, options)
     }
+
+    /// Renders a given layout (its `corners` are ignored and filled anew); `seed` and
+    /// `index` choose the placement, camera, light and the rest. A city's destroyed-district
+    /// markers lie on its first districts. The layout should be legal; an illegal one is
+    /// drawn as it is.
+    pub fn render_layout(
+        &mut self,
+        layout: &Layout,
+        seed: u64,
+        index: u64,
+        options: &SceneOptions,
+    ) -> Scene {
+        let mut full = layout.clone();
+        full.cities = layout.full_cities();
+        let mut destroyed_districts: [Vec<u32>; 5] = Default::default();
+        for c in &full.cities {
+            if !c.destroyed {
+                destroyed_districts[c.id.index()] = (1..=c.districts_destroyed.min(4)).collect();
+            }
+        }
+        let state = scene::GameState {
+            layout: full,
+            destroyed_districts,
+        };
+        compose::render_state(
+            self.catalogue,
+            &mut self.cache,
+            &state,
+            seed,
+            index,
+            options,
+        )
+    }
 }
 
 /// Renders scene `index` of the series `seed`. Never panics; options out of range are
