@@ -321,3 +321,162 @@ fn no_command_shows_the_built_in_example_table() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("Battle in Iron Gate"));
 }
+
+#[test]
+fn render_writes_faces_and_identical_scenes_for_a_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let faces = dir.path().join("faces");
+    let o = tablelens(&["render", "--faces", faces.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let n = std::fs::read_dir(&faces).unwrap().count();
+    assert_eq!(n, 76, "one face per component id");
+    assert!(faces.join("iron_gate_destroyed.png").is_file());
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    for out in [&a, &b] {
+        let o = tablelens(
+            &[
+                "render",
+                "--out",
+                out.to_str().unwrap(),
+                "--count",
+                "2",
+                "--seed",
+                "9",
+            ],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    for name in ["0000.png", "0000.json", "0001.png", "0001.json"] {
+        assert_eq!(
+            std::fs::read(a.join(name)).unwrap(),
+            std::fs::read(b.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    // The truth is a layout that the battle command reads.
+    let o = tablelens(
+        &["check", a.join("0000.json").to_str().unwrap(), "--json"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["violations"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn enroll_analyze_and_eval_run_the_vision_end_to_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n).to_string_lossy().into_owned();
+    assert_eq!(
+        tablelens(&["render", "--faces", &p("faces")], None)
+            .status
+            .code(),
+        Some(0)
+    );
+    let o = tablelens(
+        &[
+            "enroll",
+            "--faces",
+            &p("faces"),
+            "--out",
+            &p("gallery.json"),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("enrolled 76 pictures"));
+    assert_eq!(
+        tablelens(
+            &[
+                "render",
+                "--out",
+                &p("scenes"),
+                "--count",
+                "3",
+                "--seed",
+                "4"
+            ],
+            None
+        )
+        .status
+        .code(),
+        Some(0)
+    );
+    let o = tablelens(
+        &[
+            "analyze",
+            &p("scenes/0000.png"),
+            &p("scenes/0001.png"),
+            "--gallery",
+            &p("gallery.json"),
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0]["image"].as_str().unwrap().ends_with("0000.png"));
+    assert!(lines[0]["layout"]["cities"].is_array());
+    assert!(lines[0].get("battle").is_some());
+    let o = tablelens(
+        &[
+            "eval",
+            "--scenes",
+            &p("scenes"),
+            "--gallery",
+            &p("gallery.json"),
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r = json(&o);
+    assert_eq!(r["scenes"], 3);
+    for key in [
+        "identity_top1",
+        "token_accuracy",
+        "unit_placement",
+        "layout_exact",
+        "median_total_ms",
+    ] {
+        assert!(r[key].is_number(), "{key}");
+    }
+    assert!(r["detection"]["card"]["recall"].is_number());
+}
+
+#[test]
+fn vision_commands_refuse_bad_input_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n).to_string_lossy().into_owned();
+    std::fs::create_dir(dir.path().join("faces")).unwrap();
+    std::fs::write(dir.path().join("faces/not_a_card.png"), b"x").unwrap();
+    let o = tablelens(
+        &["enroll", "--faces", &p("faces"), "--out", &p("g.json")],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not_a_card"), "{}", stderr(&o));
+    std::fs::write(dir.path().join("bad.json"), "{}").unwrap();
+    let o = tablelens(
+        &["analyze", &p("nothing.png"), "--gallery", &p("bad.json")],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("bad.json"), "{}", stderr(&o));
+    let o = tablelens(
+        &[
+            "eval",
+            "--scenes",
+            &p("nowhere"),
+            "--gallery",
+            &p("missing.json"),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!stderr(&o).contains("panicked"));
+}

@@ -1,7 +1,8 @@
-"""Trains the piece detector: a table photo (resized to 512x288) -> for every card, module
-strip and small piece (token or marker), its centre and its four corners.
+"""Trains the card detector: a table photo (resized to 512x288) -> for every card (city or
+unit), its centre and its four corners. Module strips, tokens and markers are read on each
+card afterwards (vision/src/perceive/tokens.rs and assemble.rs), where they are large.
 
-CenterNet-style, at stride 4 (a 128x72 grid): three centre heat maps (card, strip, small)
+CenterNet-style, at stride 4 (a 128x72 grid): a centre heat map
 and, at each centre, eight numbers: the four corners relative to the centre, in units of
 32 input pixels. A card's corners are learnt in printed order up to a half turn (the loss
 takes the better of the two orders), since which end is the top is decided later, by the
@@ -27,7 +28,7 @@ from common import Clock, load_json, load_npy, to_input
 
 H, W, STRIDE = 288, 512, 4
 GH, GW = H // STRIDE, W // STRIDE
-CLASSES = 3
+CLASSES = 1  # cards only: tokens, markers and module strips are read on each card
 OFFSET_SCALE = 32.0
 INPUT = (3, H, W)
 SPEC = [
@@ -58,6 +59,8 @@ def targets(pieces):
     for p in pieces:
         c = np.array(p["corners"], np.float32)
         cls = p["class"]
+        if cls >= CLASSES:
+            continue
         center = c.mean(axis=0)
         side = np.mean(np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1))
         if cls == 2:
@@ -104,6 +107,7 @@ def main():
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--holdout", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--checkpoint-every", type=int, default=0, help="also write the ONNX every N steps")
     args = ap.parse_args()
 
     images = load_npy(args.data, "det_images.npy")
@@ -150,6 +154,9 @@ def main():
         params, state, loss, (lh, lo) = step(params, state, x, heat[b], off[b], alt[b], mask[b])
         if it % 100 == 0 or it == args.steps - 1:
             print(f"{clock} step {it:5d} loss {float(loss):.3f} heat {float(lh):.3f} corners {float(lo):.3f}", flush=True)
+        if args.checkpoint_every and it and it % args.checkpoint_every == 0:
+            nets.export_onnx(SPEC, params, INPUT, args.out, f"tablelens card detector; checkpoint at step {it}")
+            print(f"{clock} checkpoint written at step {it}", flush=True)
 
     nets.export_onnx(SPEC, params, INPUT, args.out, f"tablelens piece detector; {args.steps} steps")
     np.save(os.path.splitext(args.out)[0] + ".holdout_pred.npy",

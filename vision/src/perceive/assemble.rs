@@ -11,7 +11,9 @@
 //! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
 
 use super::detect::{Detection, PieceClass};
-use super::identify::{crop, Embedder, Gallery};
+use super::identify::{crop, Embedder, Gallery, Identity, MIN_SCORE, STRIP_SHARE};
+use super::resample::{apply, unit_square_to_quad};
+use super::tokens::TokenFinder;
 use super::VisionError;
 use image::RgbImage;
 use tablelens_engine::layout::{Marker, UnknownPiece};
@@ -49,11 +51,15 @@ fn centre(c: &[[f32; 2]; 4]) -> [f32; 2] {
     ]
 }
 
-/// Crops, embeds and names every detection. Cards and strips are tried both ways up.
+/// Crops, embeds and names every detection (cards and strips tried both ways up), then
+/// reads what lies on and beside each named card: the tokens or markers on it (found by
+/// the token finder) and, beside a unit's printed right edge, the strip of a module tucked
+/// under it.
 pub fn identify_all(
     frame: &RgbImage,
     detections: &[Detection],
     embedder: &Embedder,
+    tokens: &TokenFinder,
     gallery: &Gallery,
 ) -> Result<Vec<Piece>, VisionError> {
     let mut crops = Vec::new();
@@ -67,7 +73,7 @@ pub fn identify_all(
         }
     }
     let embeddings = embedder.embed(&crops)?;
-    let mut best: Vec<Option<(bool, super::identify::Identity)>> = vec![None; detections.len()];
+    let mut best: Vec<Option<(bool, Identity)>> = vec![None; detections.len()];
     for ((i, turned), e) in owners.into_iter().zip(&embeddings) {
         let id = gallery.identify(detections[i].class, e);
         let better = match &best[i] {
@@ -78,7 +84,7 @@ pub fn identify_all(
             best[i] = Some((turned, id));
         }
     }
-    Ok(detections
+    let mut pieces: Vec<Piece> = detections
         .iter()
         .zip(best)
         .filter_map(|(d, b)| {
@@ -96,7 +102,59 @@ pub fn identify_all(
                 best: id.best,
             })
         })
-        .collect())
+        .collect();
+
+    // What lies on and beside the named cards.
+    let named: Vec<&Piece> = pieces
+        .iter()
+        .filter(|p| p.class == PieceClass::Card && p.id.is_some())
+        .collect();
+    let mut extra: Vec<(PieceClass, [[f32; 2]; 4], f32)> = Vec::new();
+    for card in &named {
+        let is_city = card
+            .id
+            .as_deref()
+            .is_some_and(|id| CityId::parse(id.trim_end_matches("_destroyed")).is_some());
+        if let (false, Some(q)) = (is_city, strip_quad(&card.corners)) {
+            extra.push((PieceClass::Strip, q, card.score));
+        }
+    }
+    let corners: Vec<[[f32; 2]; 4]> = named.iter().map(|p| p.corners).collect();
+    for squares in tokens.find(frame, &corners)? {
+        // More than eight pieces on one card is noise.
+        for sq in squares.into_iter().take(8) {
+            extra.push((PieceClass::Small, sq, 1.0));
+        }
+    }
+    let crops: Vec<RgbImage> = extra.iter().map(|(c, q, _)| crop(frame, *c, q)).collect();
+    for ((class, corners, score), e) in extra.into_iter().zip(embedder.embed(&crops)?) {
+        let id = gallery.identify(class, &e);
+        // Beside a unit there is usually no module at all: only a fair match counts as a
+        // strip, named or (when too close to call) unknown.
+        if class == PieceClass::Strip && id.score < MIN_SCORE {
+            continue;
+        }
+        pieces.push(Piece {
+            class,
+            corners,
+            score,
+            id: id.id,
+            similarity: id.score,
+            best: id.best,
+        });
+    }
+    Ok(pieces)
+}
+
+/// Where a module's strip shows beside a card: its printed right edge, outwards.
+pub fn strip_quad(card: &[[f32; 2]; 4]) -> Option<[[f32; 2]; 4]> {
+    let m = unit_square_to_quad(card)?;
+    let s = f64::from(STRIP_SHARE);
+    let p = |u: f64, v: f64| {
+        let (x, y) = apply(&m, u, v);
+        [x as f32, y as f32]
+    };
+    Some([p(1.0, 0.0), p(1.0 + s, 0.0), p(1.0 + s, 1.0), p(1.0, 1.0)])
 }
 
 /// The same quadrilateral starting at the opposite corner.

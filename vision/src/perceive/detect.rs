@@ -1,9 +1,10 @@
-//! Detection: every card, module strip and small piece (token or marker) in a frame, with
-//! its four corners.
+//! Detection: every card in a frame, with its four corners.
 //!
-//! The frame is letterboxed into the detector's 512x288 input; the network gives three
-//! centre heat maps and eight corner offsets at stride 4 (see
+//! The frame is letterboxed into the detector's 512x288 input; the network gives a centre
+//! heat map per class and eight corner offsets at stride 4 (see
 //! `models/train/train_detector.py`). Peaks become detections, mapped back to frame pixels.
+//! Today's detector has one class, cards; module strips and small pieces are then read on
+//! each card ([`super::tokens`], [`super::assemble`]), where they are large.
 
 use super::nn::{push_chw, Net};
 use super::resample::area_resize;
@@ -150,20 +151,22 @@ impl Detector {
         let mut buf = Vec::with_capacity((3 * NET_W * NET_H) as usize);
         push_chw(&mut buf, &input);
         let (out, shape) = self.net.run(buf)?;
-        if shape.len() != 4 || shape[1] != CLASSES + 8 {
+        if shape.len() != 4 || shape[1] < 9 || shape[1] > CLASSES + 8 {
             return Err(VisionError::Model(format!(
                 "detector output shape {shape:?}"
             )));
         }
-        Ok(decode(&out, shape[2], shape[3], &self.thresholds)
-            .into_iter()
-            .map(|mut d| {
-                for c in d.corners.iter_mut() {
-                    *c = lb.to_frame(*c);
-                }
-                d
-            })
-            .collect())
+        Ok(
+            decode(&out, shape[1] - 8, shape[2], shape[3], &self.thresholds)
+                .into_iter()
+                .map(|mut d| {
+                    for c in d.corners.iter_mut() {
+                        *c = lb.to_frame(*c);
+                    }
+                    d
+                })
+                .collect(),
+        )
     }
 }
 
@@ -171,12 +174,19 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Turns the raw output (channels x gh x gw) into detections in input pixels.
-pub fn decode(out: &[f32], gh: usize, gw: usize, thresholds: &[f32; CLASSES]) -> Vec<Detection> {
+/// Turns the raw output (`classes` heat maps then 8 corner offsets, each gh x gw) into
+/// detections in input pixels. A detector of one class finds cards only.
+pub fn decode(
+    out: &[f32],
+    classes: usize,
+    gh: usize,
+    gw: usize,
+    thresholds: &[f32; CLASSES],
+) -> Vec<Detection> {
     let plane = gh * gw;
     let at = |c: usize, y: usize, x: usize| out[c * plane + y * gw + x];
     let mut found = Vec::new();
-    for class in PieceClass::ALL {
+    for class in PieceClass::ALL.into_iter().take(classes) {
         let c = class.index();
         let thr = thresholds[c];
         // A logit threshold avoids the exp on every cell.
@@ -214,8 +224,8 @@ pub fn decode(out: &[f32], gh: usize, gw: usize, thresholds: &[f32; CLASSES]) ->
                 let cy = (y as f32 + 0.5) * STRIDE as f32;
                 let mut corners = [[0f32; 2]; 4];
                 for (k, corner) in corners.iter_mut().enumerate() {
-                    corner[0] = cx + at(CLASSES + 2 * k, y, x) * OFFSET_SCALE;
-                    corner[1] = cy + at(CLASSES + 2 * k + 1, y, x) * OFFSET_SCALE;
+                    corner[0] = cx + at(classes + 2 * k, y, x) * OFFSET_SCALE;
+                    corner[1] = cy + at(classes + 2 * k + 1, y, x) * OFFSET_SCALE;
                 }
                 found.push(Detection {
                     class,
@@ -241,7 +251,7 @@ mod tests {
         for k in 0..8 {
             out[(CLASSES + k) * plane + 4 * gw + 6] = if k % 2 == 0 { -0.5 } else { 1.0 };
         }
-        let d = decode(&out, gh, gw, &[0.35; 3]);
+        let d = decode(&out, CLASSES, gh, gw, &[0.35; 3]);
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].class, PieceClass::Strip);
         assert!((d[0].corners[0][0] - (26.0 - 16.0)).abs() < 1e-4);

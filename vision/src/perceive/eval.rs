@@ -198,6 +198,14 @@ fn city_state(c: &CityLayout) -> (bool, u32, bool, bool, bool) {
     )
 }
 
+/// Scores a layout against the truth: units, modules, tokens and city states (no
+/// detection figures).
+pub fn compare_layouts(seen: &Layout, truth: &Layout) -> SceneScore {
+    let mut s = SceneScore::default();
+    layout_scores(seen, truth, &mut s);
+    s
+}
+
 fn layout_scores(seen: &Layout, truth: &Layout, s: &mut SceneScore) {
     let mut exact = seen.cities.len() == truth.cities.len() && seen.unknown.is_empty();
     for tc in &truth.cities {

@@ -13,6 +13,7 @@ pub mod eval;
 pub mod identify;
 pub mod nn;
 pub mod resample;
+pub mod tokens;
 
 use image::RgbImage;
 use std::fmt;
@@ -21,11 +22,14 @@ use tablelens_engine::{Catalogue, Layout};
 
 pub use detect::{Detection, Detector, PieceClass};
 pub use identify::{Embedder, Gallery};
+pub use tokens::TokenFinder;
 
 /// The detector model, built into the binary.
 pub const DETECTOR_ONNX: &[u8] = include_bytes!("../../../models/detector.onnx");
 /// The embedder model, built into the binary.
 pub const EMBEDDER_ONNX: &[u8] = include_bytes!("../../../models/embedder.onnx");
+/// The token finder model, built into the binary.
+pub const TOKENS_ONNX: &[u8] = include_bytes!("../../../models/tokens.onnx");
 
 /// A short fingerprint of the built-in embedder, stored in galleries so that a gallery made
 /// by another embedder is refused rather than silently misread.
@@ -90,6 +94,7 @@ pub struct Analysis {
 pub struct Analyzer {
     detector: Detector,
     embedder: Embedder,
+    tokens: TokenFinder,
     gallery: Gallery,
 }
 
@@ -106,6 +111,7 @@ impl Analyzer {
         Ok(Analyzer {
             detector: Detector::load(DETECTOR_ONNX)?,
             embedder: Embedder::load(EMBEDDER_ONNX)?,
+            tokens: TokenFinder::load(TOKENS_ONNX)?,
             gallery,
         })
     }
@@ -129,7 +135,13 @@ impl Analyzer {
         let t0 = Instant::now();
         let detections = self.detector.detect(frame)?;
         let t1 = Instant::now();
-        let pieces = assemble::identify_all(frame, &detections, &self.embedder, &self.gallery)?;
+        let pieces = assemble::identify_all(
+            frame,
+            &detections,
+            &self.embedder,
+            &self.tokens,
+            &self.gallery,
+        )?;
         let t2 = Instant::now();
         let (layout, has_cities) = assemble::assemble(catalogue, &pieces);
         let t3 = Instant::now();

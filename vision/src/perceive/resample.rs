@@ -120,6 +120,32 @@ pub fn unit_square_to_quad(q: &[[f32; 2]; 4]) -> Option<[[f64; 3]; 3]> {
     ])
 }
 
+/// The inverse of a 3x3 transform, if it has one.
+pub fn invert(m: &[[f64; 3]; 3]) -> Option<[[f64; 3]; 3]> {
+    let [[a, b, c], [d, e, f], [g, h, i]] = *m;
+    let det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
+    if det.abs() < 1e-12 || !det.is_finite() {
+        return None;
+    }
+    Some([
+        [
+            (e * i - f * h) / det,
+            (c * h - b * i) / det,
+            (b * f - c * e) / det,
+        ],
+        [
+            (f * g - d * i) / det,
+            (a * i - c * g) / det,
+            (c * d - a * f) / det,
+        ],
+        [
+            (d * h - e * g) / det,
+            (b * g - a * h) / det,
+            (a * e - b * d) / det,
+        ],
+    ])
+}
+
 /// Applies a 3x3 projective transform to a point.
 #[inline]
 pub fn apply(m: &[[f64; 3]; 3], u: f64, v: f64) -> (f64, f64) {

@@ -1,0 +1,124 @@
+"""Trains the token finder: a rectified card (48x68) -> a heat map (stride 2) of the centres
+of the tokens and markers lying on it.
+
+Data (written by `cargo run --release -p tablelens-vision --example make_token_dataset`):
+  tok_images.npy  uint8 (N, 68, 48, 3)  cards cut out of rendered scenes
+  tok_points.json per card, the [x, y] centres of the pieces on it, in crop pixels
+  tok_holdout.json how many scenes at the end are on held-out face styles (scored only)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+import nets
+from common import Clock, load_json, load_npy, to_input
+from train_detector import focal
+
+H, W, STRIDE = 68, 48, 2
+GH, GW = H // STRIDE, W // STRIDE
+INPUT = (3, H, W)
+SPEC = [
+    nets.conv("t1", 3, 12, stride=2),
+    nets.conv("t2", 12, 12),
+    nets.conv("t3", 12, 12, dilation=2),
+    nets.conv("t4", 12, 12, dilation=4),
+    nets.conv("head", 12, 1, k=1, relu=False),
+]
+
+
+def targets(points):
+    heat = np.zeros((1, GH, GW), np.float32)
+    ys, xs = np.mgrid[0:GH, 0:GW]
+    for x, y in points:
+        cx, cy = x / STRIDE - 0.5, y / STRIDE - 0.5
+        g = np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * 1.2 ** 2))
+        heat[0] = np.maximum(heat[0], g)
+        ix, iy = int(round(cx)), int(round(cy))
+        if 0 <= ix < GW and 0 <= iy < GH:
+            heat[0, iy, ix] = 1.0
+    return heat
+
+
+def peaks(h, thr):
+    from numpy.lib.stride_tricks import sliding_window_view
+    pad = np.pad(h, 2, constant_values=-1)
+    win = sliding_window_view(pad, (5, 5)).max(axis=(2, 3))
+    ys, xs = np.where((h >= win) & (h > thr))
+    return [((x + 0.5) * STRIDE, (y + 0.5) * STRIDE) for y, x in zip(ys, xs)]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "tokens.onnx"))
+    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    images = load_npy(args.data, "tok_images.npy")
+    points = load_json(args.data, "tok_points.json")
+    n = len(images)
+    n_hold = max(1, n // 10)
+    train_idx = np.arange(n - n_hold)
+    heat = np.stack([targets(p) for p in points])
+    print(f"{n} cards, {sum(len(p) for p in points)} pieces on them; {n_hold} held out")
+    params = nets.init_params(SPEC, jax.random.PRNGKey(args.seed))
+    params["head.b"] = params["head.b"].at[:].set(-2.2)
+    print(f"token finder: {nets.param_count(params)} parameters, {nets.macs(SPEC, INPUT) / 1e6:.1f} M MACs per card")
+    sched = optax.warmup_cosine_decay_schedule(1e-4, 3e-3, 100, args.steps, 3e-5)
+    opt = optax.adamw(sched, weight_decay=1e-4)
+    state = opt.init(params)
+
+    @jax.jit
+    def step(p, s, x, h):
+        loss, grads = jax.value_and_grad(lambda p: focal(nets.forward(SPEC, p, x), h))(p)
+        updates, s = opt.update(grads, s, p)
+        return optax.apply_updates(p, updates), s, loss
+
+    rng = np.random.default_rng(args.seed)
+    clock = Clock()
+    for it in range(args.steps):
+        b = rng.choice(train_idx, args.batch, replace=False)
+        x = images[b].astype(np.float32)
+        x = x * rng.uniform(0.8, 1.2, (len(b), 1, 1, 3)) + rng.uniform(-15, 15, (len(b), 1, 1, 1))
+        x = to_input(np.clip(x, 0, 255).astype(np.uint8))
+        params, state, loss = step(params, state, x, heat[b])
+        if it % 250 == 0 or it == args.steps - 1:
+            print(f"{clock} step {it:5d} loss {float(loss):.3f}", flush=True)
+
+    fwd = jax.jit(lambda p, x: jax.nn.sigmoid(nets.forward(SPEC, p, x)))
+    hold = np.arange(n - n_hold, n)
+    tp = fp = fn = 0
+    for start in range(0, len(hold), 256):
+        idx = hold[start:start + 256]
+        h = np.asarray(fwd(params, to_input(images[idx])))
+        for k, i in enumerate(idx):
+            found = peaks(h[k, 0], 0.4)
+            truth = list(points[i])
+            for fx, fy in found:
+                d = [((fx - tx) ** 2 + (fy - ty) ** 2) ** 0.5 for tx, ty in truth]
+                if d and min(d) < 5:
+                    truth.pop(int(np.argmin(d)))
+                    tp += 1
+                else:
+                    fp += 1
+            fn += len(truth)
+    recall, precision = tp / max(tp + fn, 1), tp / max(tp + fp, 1)
+    print(f"held out: recall {recall:.4f} precision {precision:.4f} ({tp + fn} pieces)")
+    nets.export_onnx(SPEC, params, INPUT, args.out, f"tablelens token finder; held-out recall {recall:.4f}")
+    with open(os.path.splitext(args.out)[0] + ".metrics.json", "w") as f:
+        json.dump({"heldout_recall": recall, "heldout_precision": precision, "heldout_pieces": tp + fn,
+                   "steps": args.steps, "params": nets.param_count(params), "macs": nets.macs(SPEC, INPUT),
+                   "train_seconds": round(float(str(clock).strip()[:-1]))}, f, indent=1)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+//! Writes the training data of the token finder (see `models/README.md`): every card of
+//! rendered scenes, rectified as tablelens rectifies a detected card, with the centres of
+//! the tokens and markers lying on it.
+//!
+//! ```sh
+//! cargo run --release -p tablelens-vision --example make_token_dataset -- DIR [SCENES] [TRAIN_STYLES]
+//! ```
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::path::PathBuf;
+use tablelens_engine::{Catalogue, Corners};
+use tablelens_vision::perceive::resample::{rectify, unit_square_to_quad};
+use tablelens_vision::perceive::tokens::{CARD_CROP_H, CARD_CROP_W};
+use tablelens_vision::render::{Renderer, SceneOptions, HELD_OUT_STYLES_FROM};
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("make_token_dataset: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<(), String> {
+    let mut args = std::env::args().skip(1);
+    let out = PathBuf::from(
+        args.next()
+            .ok_or("usage: make_token_dataset DIR [SCENES] [TRAIN_STYLES]")?,
+    );
+    let scenes: u64 = args
+        .next()
+        .map_or(Ok(300), |s| s.parse())
+        .map_err(|_| "SCENES is not a number")?;
+    let styles: u64 = args
+        .next()
+        .map_or(Ok(40), |s| s.parse())
+        .map_err(|_| "TRAIN_STYLES is not a number")?;
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let cat = Catalogue::bundled();
+    let holdout = (scenes / 10).max(1);
+    let jobs: Vec<u64> = (0..scenes).collect();
+    let half = jobs.len().div_ceil(2);
+    let work = |ids: &[u64]| {
+        let mut renderer = Renderer::new(&cat);
+        let mut crops = Vec::new();
+        let mut points = Vec::new();
+        for &i in ids {
+            let options = if i >= scenes - holdout {
+                SceneOptions::held_out(8)
+            } else {
+                SceneOptions::training(styles)
+            };
+            let scene = renderer.render(0x70c3, i, &options);
+            let mut rng = ChaCha8Rng::seed_from_u64(i);
+            for c in &scene.truth.cities {
+                let smalls: Vec<Corners> = c.markers.iter().filter_map(|m| m.corners).collect();
+                if let Some(k) = c.corners {
+                    push(&scene.image, &k, &smalls, &mut rng, &mut crops, &mut points);
+                }
+                for u in c.moloch.iter().chain(&c.outpost) {
+                    if let Some(k) = u.corners {
+                        push(
+                            &scene.image,
+                            &k,
+                            &u.token_corners,
+                            &mut rng,
+                            &mut crops,
+                            &mut points,
+                        );
+                    }
+                }
+            }
+        }
+        (crops, points)
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let h = s.spawn(|| work(&jobs[half..]));
+        let a = work(&jobs[..half]);
+        (a, h.join().unwrap_or_default())
+    });
+    let (mut crops, mut points) = a;
+    crops.extend(b.0);
+    points.extend(b.1);
+    let mut bytes = npy_header(&[crops.len(), CARD_CROP_H as usize, CARD_CROP_W as usize, 3]);
+    for c in &crops {
+        bytes.extend_from_slice(c.as_raw());
+    }
+    std::fs::write(out.join("tok_images.npy"), bytes).map_err(|e| e.to_string())?;
+    std::fs::write(
+        out.join("tok_points.json"),
+        serde_json::to_string(&points).unwrap_or_default(),
+    )
+    .map_err(|e| e.to_string())?;
+    std::fs::write(out.join("tok_holdout.json"), format!("{}", holdout))
+        .map_err(|e| e.to_string())?;
+    eprintln!(
+        "{} card crops from {scenes} scenes ({} tokens and markers)",
+        crops.len(),
+        points
+            .iter()
+            .map(|p: &Vec<[f32; 2]>| p.len())
+            .sum::<usize>()
+    );
+    let _ = HELD_OUT_STYLES_FROM;
+    Ok(())
+}
+
+/// Rectifies one card (corners jittered as a detector's would be) and maps the centres of
+/// the pieces on it into the crop.
+fn push(
+    img: &image::RgbImage,
+    card: &Corners,
+    smalls: &[Corners],
+    rng: &mut ChaCha8Rng,
+    crops: &mut Vec<image::RgbImage>,
+    points: &mut Vec<Vec<[f32; 2]>>,
+) {
+    let side = ((card[0][0] - card[1][0]).powi(2) + (card[0][1] - card[1][1]).powi(2)).sqrt();
+    let j = 0.04 * side;
+    let mut k = *card;
+    for p in k.iter_mut() {
+        p[0] += rng.gen_range(-j..=j);
+        p[1] += rng.gen_range(-j..=j);
+    }
+    let Some(m) = unit_square_to_quad(&k) else {
+        return;
+    };
+    let Some(inv) = tablelens_vision::perceive::resample::invert(&m) else {
+        return;
+    };
+    let mut pts = Vec::new();
+    for s in smalls {
+        let cx = s.iter().map(|p| p[0]).sum::<f32>() / 4.0;
+        let cy = s.iter().map(|p| p[1]).sum::<f32>() / 4.0;
+        let (u, v) =
+            tablelens_vision::perceive::resample::apply(&inv, f64::from(cx), f64::from(cy));
+        if (0.0..1.0).contains(&u) && (0.0..1.0).contains(&v) {
+            pts.push([u as f32 * CARD_CROP_W as f32, v as f32 * CARD_CROP_H as f32]);
+        }
+    }
+    crops.push(rectify(img, &k, CARD_CROP_W, CARD_CROP_H));
+    points.push(pts);
+}
+
+fn npy_header(shape: &[usize]) -> Vec<u8> {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let mut h = format!(
+        "{{'descr': '|u1', 'fortran_order': False, 'shape': ({}), }}",
+        dims.join(", ")
+    );
+    while (10 + h.len() + 1) % 64 != 0 {
+        h.push(' ');
+    }
+    h.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((h.len() as u16).to_le_bytes());
+    out.extend(h.as_bytes());
+    out
+}

@@ -1,0 +1,130 @@
+//! The token finder: tokens and markers lie on cards, so they are looked for on each
+//! rectified card, where they are large and of a known size, rather than in the whole frame
+//! where they are a few pixels wide. A small ONNX network gives a heat map of piece centres
+//! over the card (stride 2); its peaks are mapped back to the frame.
+
+use super::nn::{push_chw, Net};
+use super::resample::{apply, rectify, unit_square_to_quad};
+use super::VisionError;
+use image::RgbImage;
+
+/// Width of a rectified card fed to the token finder.
+pub const CARD_CROP_W: u32 = 48;
+/// Height of a rectified card fed to the token finder.
+pub const CARD_CROP_H: u32 = 68;
+/// Heat-map stride.
+const STRIDE: f32 = 2.0;
+/// A token's diameter as a share of a card's width (18 mm of 63 mm).
+pub const TOKEN_SHARE: f32 = 18.0 / 63.0;
+/// Cards per network run.
+const BATCH: usize = 8;
+
+/// The token-finder network.
+#[derive(Debug)]
+pub struct TokenFinder {
+    net: Net,
+    /// Minimum heat-map peak.
+    pub threshold: f32,
+}
+
+impl TokenFinder {
+    /// Loads the token finder from ONNX bytes.
+    pub fn load(bytes: &[u8]) -> Result<TokenFinder, VisionError> {
+        Ok(TokenFinder {
+            net: Net::load(
+                "token finder",
+                bytes,
+                [BATCH, 3, CARD_CROP_H as usize, CARD_CROP_W as usize],
+            )?,
+            threshold: 0.4,
+        })
+    }
+
+    /// For each card (corners clockwise from its printed top-left), the square of every
+    /// token or marker found on it, in frame pixels.
+    pub fn find(
+        &self,
+        frame: &RgbImage,
+        cards: &[[[f32; 2]; 4]],
+    ) -> Result<Vec<Vec<[[f32; 2]; 4]>>, VisionError> {
+        let mut out = Vec::with_capacity(cards.len());
+        for chunk in cards.chunks(BATCH) {
+            let mut buf = Vec::with_capacity(BATCH * 3 * (CARD_CROP_W * CARD_CROP_H) as usize);
+            for c in chunk {
+                push_chw(&mut buf, &rectify(frame, c, CARD_CROP_W, CARD_CROP_H));
+            }
+            let blank = RgbImage::new(CARD_CROP_W, CARD_CROP_H);
+            for _ in chunk.len()..BATCH {
+                push_chw(&mut buf, &blank);
+            }
+            let (heat, shape) = self.net.run(buf)?;
+            if shape.len() != 4 || shape[0] != BATCH || shape[1] != 1 {
+                return Err(VisionError::Model(format!(
+                    "token finder output shape {shape:?}"
+                )));
+            }
+            let (gh, gw) = (shape[2], shape[3]);
+            for (k, card) in chunk.iter().enumerate() {
+                let plane = &heat[k * gh * gw..(k + 1) * gh * gw];
+                out.push(self.squares(plane, gh, gw, card));
+            }
+        }
+        Ok(out)
+    }
+
+    fn squares(
+        &self,
+        plane: &[f32],
+        gh: usize,
+        gw: usize,
+        card: &[[f32; 2]; 4],
+    ) -> Vec<[[f32; 2]; 4]> {
+        let Some(m) = unit_square_to_quad(card) else {
+            return Vec::new();
+        };
+        let width = ((card[1][0] - card[0][0]).powi(2) + (card[1][1] - card[0][1]).powi(2)).sqrt();
+        let half = width * TOKEN_SHARE / 2.0;
+        let logit = (self.threshold / (1.0 - self.threshold)).ln();
+        let mut found = Vec::new();
+        for y in 0..gh {
+            for x in 0..gw {
+                let v = plane[y * gw + x];
+                if v < logit {
+                    continue;
+                }
+                let mut peak = true;
+                for dy in -2i32..=2 {
+                    for dx in -2i32..=2 {
+                        let (ny, nx) = (y as i32 + dy, x as i32 + dx);
+                        if (dy, dx) == (0, 0)
+                            || ny < 0
+                            || nx < 0
+                            || ny >= gh as i32
+                            || nx >= gw as i32
+                        {
+                            continue;
+                        }
+                        let n = plane[ny as usize * gw + nx as usize];
+                        if n > v || (n == v && (dy < 0 || (dy == 0 && dx < 0))) {
+                            peak = false;
+                        }
+                    }
+                }
+                if !peak {
+                    continue;
+                }
+                let u = f64::from((x as f32 + 0.5) * STRIDE / CARD_CROP_W as f32);
+                let w = f64::from((y as f32 + 0.5) * STRIDE / CARD_CROP_H as f32);
+                let (cx, cy) = apply(&m, u, w);
+                let (cx, cy) = (cx as f32, cy as f32);
+                found.push([
+                    [cx - half, cy - half],
+                    [cx + half, cy - half],
+                    [cx + half, cy + half],
+                    [cx - half, cy + half],
+                ]);
+            }
+        }
+        found
+    }
+}
