@@ -21,6 +21,8 @@ pub const DIM: usize = 64;
 pub const STRIP_SHARE: f32 = 12.0 / 63.0;
 /// Largest batch the embedder runs at once.
 const BATCH: usize = 16;
+/// Batch of the small plan, for one card tried both ways up.
+const SMALL_BATCH: usize = 2;
 
 /// A piece's crop as the embedder sees it, from a frame and the piece's corners.
 pub fn crop(frame: &RgbImage, class: PieceClass, corners: &[[f32; 2]; 4]) -> RgbImage {
@@ -89,17 +91,16 @@ pub fn face_crop(face: &RgbImage, class: PieceClass) -> RgbImage {
 #[derive(Debug)]
 pub struct Embedder {
     net: Net,
+    small: Net,
 }
 
 impl Embedder {
     /// Loads the embedder from ONNX bytes.
     pub fn load(bytes: &[u8]) -> Result<Embedder, VisionError> {
+        let shape = |n| [n, 3, CROP_H as usize, CROP_W as usize];
         Ok(Embedder {
-            net: Net::load(
-                "embedder",
-                bytes,
-                [BATCH, 3, CROP_H as usize, CROP_W as usize],
-            )?,
+            net: Net::load("embedder", bytes, shape(BATCH))?,
+            small: Net::load("embedder", bytes, shape(SMALL_BATCH))?,
         })
     }
 
@@ -107,17 +108,22 @@ impl Embedder {
     pub fn embed(&self, crops: &[RgbImage]) -> Result<Vec<[f32; DIM]>, VisionError> {
         let mut out = Vec::with_capacity(crops.len());
         for chunk in crops.chunks(BATCH) {
-            let mut buf = Vec::with_capacity(BATCH * 3 * (CROP_W * CROP_H) as usize);
+            let (net, batch) = if chunk.len() <= SMALL_BATCH {
+                (&self.small, SMALL_BATCH)
+            } else {
+                (&self.net, BATCH)
+            };
+            let mut buf = Vec::with_capacity(batch * 3 * (CROP_W * CROP_H) as usize);
             for c in chunk {
                 push_chw(&mut buf, c);
             }
             // Pad the batch to its fixed size.
             let blank = RgbImage::new(CROP_W, CROP_H);
-            for _ in chunk.len()..BATCH {
+            for _ in chunk.len()..batch {
                 push_chw(&mut buf, &blank);
             }
-            let (v, shape) = self.net.run(buf)?;
-            if shape != [BATCH, DIM] {
+            let (v, shape) = net.run(buf)?;
+            if shape != [batch, DIM] {
                 return Err(VisionError::Model(format!(
                     "embedder output shape {shape:?}"
                 )));
