@@ -159,6 +159,18 @@ def export_onnx(spec, params, input_shape, path, doc):
     onnx.save(model, path)
 
 
+def load_onnx_params(path, params):
+    """Copies the weights of an exported ONNX file into `params` (same spec), to go on
+    training a committed model instead of starting over."""
+    found = {t.name: numpy_helper.to_array(t) for t in onnx.load(path).graph.initializer}
+    out = {}
+    for name, value in params.items():
+        if name not in found or found[name].shape != tuple(value.shape):
+            raise ValueError(f"{path}: no weight {name} of shape {tuple(value.shape)}")
+        out[name] = jnp.asarray(found[name])
+    return out
+
+
 def param_count(params):
     return int(sum(np.prod(v.shape) for v in params.values()))
 

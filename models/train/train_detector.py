@@ -107,6 +107,8 @@ def main():
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--holdout", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--init", help="start from the weights of this ONNX file (same architecture)")
+    ap.add_argument("--peak-lr", type=float, default=2e-3)
     ap.add_argument("--checkpoint-every", type=int, default=0, help="also write the ONNX every N steps")
     args = ap.parse_args()
 
@@ -124,8 +126,11 @@ def main():
     params = nets.init_params(SPEC, jax.random.PRNGKey(args.seed))
     # Start the heat maps at a low prior, as CenterNet does.
     params["head.b"] = params["head.b"].at[:CLASSES].set(-2.2)
+    if args.init:
+        params = nets.load_onnx_params(args.init, params)
+        print(f"started from {args.init}")
     print(f"detector: {nets.param_count(params)} parameters, {nets.macs(SPEC, INPUT) / 1e6:.0f} M MACs per frame")
-    sched = optax.warmup_cosine_decay_schedule(1e-4, 2e-3, 200, args.steps, 2e-5)
+    sched = optax.warmup_cosine_decay_schedule(1e-4, args.peak_lr, 200, args.steps, 2e-5)
     opt = optax.adamw(sched, weight_decay=1e-4)
     state = opt.init(params)
 

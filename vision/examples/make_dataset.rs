@@ -10,8 +10,9 @@ use image::RgbImage;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use tablelens_engine::Catalogue;
+use tablelens_vision::npy;
 use tablelens_vision::perceive::detect::{letterbox, PieceClass};
 use tablelens_vision::perceive::eval::truth_pieces;
 use tablelens_vision::perceive::identify::{class_of, crop, face_crop, CROP_H, CROP_W};
@@ -90,8 +91,8 @@ fn run() -> Result<(), String> {
             glabels.extend([style_index(s), ci as i32]);
         }
     }
-    write_images(&out.join("emb_gallery.npy"), &gallery)?;
-    write_i32(&out.join("emb_glabels.npy"), &glabels, 2)?;
+    npy::write_images(&out.join("emb_gallery.npy"), &gallery)?;
+    npy::write_i32(&out.join("emb_glabels.npy"), &glabels, 2)?;
     eprintln!("gallery: {} faces", gallery.len());
 
     // Queries: pieces cut out of scenes of one style each, by their true corners, jittered
@@ -133,8 +134,8 @@ fn run() -> Result<(), String> {
         queries.extend(c);
         qlabels.extend(l);
     }
-    write_images(&out.join("emb_queries.npy"), &queries)?;
-    write_i32(&out.join("emb_qlabels.npy"), &qlabels, 2)?;
+    npy::write_images(&out.join("emb_queries.npy"), &queries)?;
+    npy::write_i32(&out.join("emb_qlabels.npy"), &qlabels, 2)?;
     eprintln!(
         "queries: {} crops from {} scenes",
         queries.len(),
@@ -163,7 +164,7 @@ fn run() -> Result<(), String> {
         (input, serde_json::Value::Array(pieces))
     });
     let (images, pieces): (Vec<RgbImage>, Vec<serde_json::Value>) = frames.into_iter().unzip();
-    write_images(&out.join("det_images.npy"), &images)?;
+    npy::write_images(&out.join("det_images.npy"), &images)?;
     std::fs::write(
         out.join("det_pieces.json"),
         serde_json::Value::Array(pieces).to_string(),
@@ -192,42 +193,4 @@ fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R>
         first.extend(h.join().unwrap_or_default());
         first
     })
-}
-
-fn npy_header(shape: &[usize], descr: &str) -> Vec<u8> {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    let shape = if dims.len() == 1 {
-        format!("({},)", dims[0])
-    } else {
-        format!("({})", dims.join(", "))
-    };
-    let mut h = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
-    while (10 + h.len() + 1) % 64 != 0 {
-        h.push(' ');
-    }
-    h.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend((h.len() as u16).to_le_bytes());
-    out.extend(h.as_bytes());
-    out
-}
-
-fn write_images(path: &Path, images: &[RgbImage]) -> Result<(), String> {
-    let (w, h) = images.first().map(|i| i.dimensions()).unwrap_or((0, 0));
-    let mut bytes = npy_header(&[images.len(), h as usize, w as usize, 3], "|u1");
-    for img in images {
-        if img.dimensions() != (w, h) {
-            return Err("images of different sizes".into());
-        }
-        bytes.extend_from_slice(img.as_raw());
-    }
-    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-fn write_i32(path: &Path, values: &[i32], cols: usize) -> Result<(), String> {
-    let mut bytes = npy_header(&[values.len() / cols, cols], "<i4");
-    for v in values {
-        bytes.extend(v.to_le_bytes());
-    }
-    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }

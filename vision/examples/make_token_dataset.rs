@@ -10,6 +10,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use tablelens_engine::{Catalogue, Corners};
+use tablelens_vision::npy;
 use tablelens_vision::perceive::resample::{rectify, unit_square_to_quad};
 use tablelens_vision::perceive::tokens::{CARD_CROP_H, CARD_CROP_W};
 use tablelens_vision::render::{Renderer, SceneOptions, HELD_OUT_STYLES_FROM};
@@ -81,11 +82,7 @@ fn run() -> Result<(), String> {
     let (mut crops, mut points) = a;
     crops.extend(b.0);
     points.extend(b.1);
-    let mut bytes = npy_header(&[crops.len(), CARD_CROP_H as usize, CARD_CROP_W as usize, 3]);
-    for c in &crops {
-        bytes.extend_from_slice(c.as_raw());
-    }
-    std::fs::write(out.join("tok_images.npy"), bytes).map_err(|e| e.to_string())?;
+    npy::write_images(&out.join("tok_images.npy"), &crops)?;
     std::fs::write(
         out.join("tok_points.json"),
         serde_json::to_string(&points).unwrap_or_default(),
@@ -140,20 +137,4 @@ fn push(
     }
     crops.push(rectify(img, &k, CARD_CROP_W, CARD_CROP_H));
     points.push(pts);
-}
-
-fn npy_header(shape: &[usize]) -> Vec<u8> {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    let mut h = format!(
-        "{{'descr': '|u1', 'fortran_order': False, 'shape': ({}), }}",
-        dims.join(", ")
-    );
-    while (10 + h.len() + 1) % 64 != 0 {
-        h.push(' ');
-    }
-    h.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend((h.len() as u16).to_le_bytes());
-    out.extend(h.as_bytes());
-    out
 }

@@ -1,0 +1,105 @@
+"""Trains the corner refiner: a window cut around a card's rough corners (48x64, the card
+with a quarter of its size as margin on every side) -> where its four true corners lie in
+the window, as offsets from where they would be if the rough corners were right
+(vision/src/perceive/refine.rs).
+
+Data (written by `cargo run --release -p tablelens-vision --example make_refine_dataset`):
+  ref_images.npy   uint8 (N, 64, 48, 3)  windows cut out of rendered scenes
+  ref_targets.npy  float32 (N, 8)        the true corners, as the network should output them
+  ref_holdout.json how many windows at the end come from held-out face styles (scored only)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+import nets
+from common import Clock, load_json, load_npy, to_input
+
+H, W = 64, 48
+INPUT = (3, H, W)
+OUTPUT_SCALE = 4.0
+MARGIN = 0.25
+SPEC = [
+    nets.conv("r1", 3, 12, stride=2),
+    nets.conv("r2", 12, 24, stride=2),
+    nets.conv("r3", 24, 24),
+    nets.conv("r4", 24, 48, stride=2),
+    nets.conv("r5", 48, 48),
+    ("flatten_dense", "head", 48 * (H // 8) * (W // 8), 8),
+]
+
+
+def card_side_error(pred, target):
+    """Mean corner distance as a share of the card's size (the card spans 1/(1+2*MARGIN) of
+    the window; x and y are scaled by the window's own sides)."""
+    d = (pred - target).reshape(-1, 4, 2) / OUTPUT_SCALE * (1 + 2 * MARGIN)
+    return np.sqrt((d ** 2).sum(axis=2)).mean(axis=1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "refiner.onnx"))
+    ap.add_argument("--steps", type=int, default=4000)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    images = load_npy(args.data, "ref_images.npy")
+    targets = load_npy(args.data, "ref_targets.npy").astype(np.float32)
+    n = len(images)
+    n_hold = int(load_json(args.data, "ref_holdout.json"))
+    train_idx = np.arange(n - n_hold)
+    hold = np.arange(n - n_hold, n)
+    print(f"{n} windows; {n_hold} held out")
+    params = nets.init_params(SPEC, jax.random.PRNGKey(args.seed))
+    print(f"refiner: {nets.param_count(params)} parameters, {nets.macs(SPEC, INPUT) / 1e6:.1f} M MACs per window")
+    sched = optax.warmup_cosine_decay_schedule(1e-4, 2e-3, 200, args.steps, 2e-5)
+    opt = optax.adamw(sched, weight_decay=1e-4)
+    state = opt.init(params)
+
+    @jax.jit
+    def step(p, s, x, t):
+        loss, grads = jax.value_and_grad(lambda p: jnp.abs(nets.forward(SPEC, p, x) - t).mean())(p)
+        updates, s = opt.update(grads, s, p)
+        return optax.apply_updates(p, updates), s, loss
+
+    rng = np.random.default_rng(args.seed)
+    clock = Clock()
+    for it in range(args.steps):
+        b = rng.choice(train_idx, args.batch, replace=False)
+        x = images[b].astype(np.float32)
+        x = x * rng.uniform(0.7, 1.3, (len(b), 1, 1, 3)) + rng.uniform(-25, 25, (len(b), 1, 1, 1))
+        x = to_input(np.clip(x, 0, 255).astype(np.uint8))
+        params, state, loss = step(params, state, x, targets[b])
+        if it % 250 == 0 or it == args.steps - 1:
+            print(f"{clock} step {it:5d} loss {float(loss):.4f}", flush=True)
+
+    fwd = jax.jit(lambda p, x: nets.forward(SPEC, p, x))
+    pred = np.concatenate([np.asarray(fwd(params, to_input(images[hold[s:s + 256]])))
+                           for s in range(0, len(hold), 256)])
+    before = card_side_error(np.zeros_like(targets[hold]), targets[hold])
+    after = card_side_error(pred, targets[hold])
+    m = {"heldout_windows": int(n_hold),
+         "heldout_median_error_before": float(np.median(before)),
+         "heldout_median_error_after": float(np.median(after)),
+         "heldout_p90_error_after": float(np.percentile(after, 90)),
+         "steps": args.steps, "params": nets.param_count(params), "macs": nets.macs(SPEC, INPUT),
+         "train_seconds": round(float(str(clock).strip()[:-1]))}
+    print(f"held out: corner error (share of the card) median {m['heldout_median_error_before']:.4f} -> "
+          f"{m['heldout_median_error_after']:.4f}, p90 {m['heldout_p90_error_after']:.4f}")
+    nets.export_onnx(SPEC, params, INPUT, args.out,
+                     f"tablelens corner refiner; held-out median error {m['heldout_median_error_after']:.4f}")
+    with open(os.path.splitext(args.out)[0] + ".metrics.json", "w") as f:
+        json.dump(m, f, indent=1)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

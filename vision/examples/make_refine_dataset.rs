@@ -1,0 +1,134 @@
+//! Writes the training data of the corner refiner (see `models/README.md`): for every card
+//! of rendered scenes, windows cut around rough corners (the true ones moved, turned,
+//! resized and bent as a detector gets them wrong) and where the true corners lie in each.
+//!
+//! ```sh
+//! cargo run --release -p tablelens-vision --example make_refine_dataset -- DIR [SCENES] [TRAIN_STYLES] [WINDOWS_PER_CARD]
+//! ```
+//!
+//! The last tenth of the scenes use held-out face styles; `ref_holdout.json` says how many
+//! windows they gave (the last ones), which training only scores.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::path::PathBuf;
+use tablelens_engine::{Catalogue, Corners};
+use tablelens_vision::npy;
+use tablelens_vision::perceive::refine::{target, window_image};
+use tablelens_vision::render::{Renderer, SceneOptions};
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("make_refine_dataset: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn number(arg: Option<String>, default: u64, name: &str) -> Result<u64, String> {
+    arg.map_or(Ok(default), |s| s.parse())
+        .map_err(|_| format!("{name} is not a number"))
+}
+
+fn run() -> Result<(), String> {
+    let mut args = std::env::args().skip(1);
+    let out = PathBuf::from(
+        args.next()
+            .ok_or("usage: make_refine_dataset DIR [SCENES] [TRAIN_STYLES] [WINDOWS_PER_CARD]")?,
+    );
+    let scenes = number(args.next(), 300, "SCENES")?;
+    let styles = number(args.next(), 40, "TRAIN_STYLES")?;
+    let per_card = number(args.next(), 3, "WINDOWS_PER_CARD")? as usize;
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let cat = Catalogue::bundled();
+    let holdout = (scenes / 10).max(1);
+    let jobs: Vec<u64> = (0..scenes).collect();
+    let half = jobs.len().div_ceil(2);
+    let work = |ids: &[u64]| {
+        let mut renderer = Renderer::new(&cat);
+        let mut windows = Vec::new();
+        let mut targets = Vec::new();
+        let mut held = 0usize;
+        for &i in ids {
+            let options = if i >= scenes - holdout {
+                SceneOptions::held_out(8)
+            } else {
+                SceneOptions::training(styles)
+            };
+            let scene = renderer.render(0x5ef1, i, &options);
+            let mut rng = ChaCha8Rng::seed_from_u64(i ^ 0x5ef1);
+            let mut cards: Vec<Corners> = Vec::new();
+            for c in &scene.truth.cities {
+                cards.extend(c.corners);
+                for u in c.moloch.iter().chain(&c.outpost) {
+                    cards.extend(u.corners);
+                }
+            }
+            for card in &cards {
+                for _ in 0..per_card {
+                    let mut truth = *card;
+                    if rng.gen_bool(0.5) {
+                        truth.rotate_left(2);
+                    }
+                    let rough = roughen(&truth, &mut rng);
+                    if let Some(t) = target(&rough, &truth) {
+                        windows.push(window_image(&scene.image, &rough));
+                        targets.extend(t);
+                        if i >= scenes - holdout {
+                            held += 1;
+                        }
+                    }
+                }
+            }
+        }
+        (windows, targets, held)
+    };
+    let ((mut windows, mut targets, h1), (w2, t2, h2)) = std::thread::scope(|s| {
+        let h = s.spawn(|| work(&jobs[half..]));
+        let a = work(&jobs[..half]);
+        (a, h.join().unwrap_or_default())
+    });
+    // The held-out scenes are the last ones, all in the second half.
+    windows.extend(w2);
+    targets.extend(t2);
+    npy::write_images(&out.join("ref_images.npy"), &windows)?;
+    npy::write_f32(&out.join("ref_targets.npy"), &targets, 8)?;
+    std::fs::write(out.join("ref_holdout.json"), format!("{}", h1 + h2))
+        .map_err(|e| e.to_string())?;
+    eprintln!(
+        "{} windows from {scenes} scenes ({} held out)",
+        windows.len(),
+        h1 + h2
+    );
+    Ok(())
+}
+
+/// The true corners as a detector might give them: shifted, resized, turned a little, and
+/// each corner moved on its own, by amounts in proportion to the card.
+fn roughen(truth: &Corners, rng: &mut ChaCha8Rng) -> Corners {
+    let cx = truth.iter().map(|p| p[0]).sum::<f32>() / 4.0;
+    let cy = truth.iter().map(|p| p[1]).sum::<f32>() / 4.0;
+    let side = (0..4)
+        .map(|i| {
+            let (a, b) = (truth[i], truth[(i + 1) % 4]);
+            ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+        })
+        .sum::<f32>()
+        / 4.0;
+    // Mostly small errors, sometimes large ones, as the detector makes them.
+    let big = rng.gen_bool(0.25);
+    let k = if big { 2.0 } else { 1.0 };
+    let shift = [
+        rng.gen_range(-0.08..0.08) * side * k,
+        rng.gen_range(-0.08..0.08) * side * k,
+    ];
+    let scale = 1.0 + rng.gen_range(-0.1f32..0.1) * k;
+    let angle = rng.gen_range(-0.12f32..0.12) * k;
+    let (s, c) = angle.sin_cos();
+    let mut out = *truth;
+    for p in out.iter_mut() {
+        let (dx, dy) = ((p[0] - cx) * scale, (p[1] - cy) * scale);
+        p[0] = cx + dx * c - dy * s + shift[0] + rng.gen_range(-0.05..0.05) * side;
+        p[1] = cy + dx * s + dy * c + shift[1] + rng.gen_range(-0.05..0.05) * side;
+    }
+    out
+}

@@ -1,0 +1,214 @@
+//! Corner refinement: the detector sees the frame at 512x288, where a card is 20 to 60
+//! pixels wide, so its corners are a few percent of a card off, too far for identification.
+//! The refiner looks again at each card at full resolution: a window around the rough
+//! corners (a margin of [`MARGIN`] of the card on every side) is rectified to
+//! [`WINDOW_W`]x[`WINDOW_H`], and a small ONNX network gives where the four corners really
+//! lie in that window. Two rounds bring a rough quad to the card's edges.
+//!
+//! The corners keep the order they came in (clockwise from the printed top-left, up to a
+//! half turn), so the refiner never decides which end is up.
+
+use super::nn::{push_chw, Net};
+use super::resample::{apply, rectify, unit_square_to_quad};
+use super::VisionError;
+use image::RgbImage;
+
+/// Width of a refinement window.
+pub const WINDOW_W: u32 = 48;
+/// Height of a refinement window.
+pub const WINDOW_H: u32 = 64;
+/// Margin around the rough card, as a share of its size, on every side.
+pub const MARGIN: f32 = 0.25;
+/// The network's outputs are offsets from the nominal corners, times this.
+pub const OUTPUT_SCALE: f32 = 4.0;
+/// Cards per network run.
+const BATCH: usize = 8;
+/// Rounds of refinement.
+pub const ROUNDS: usize = 2;
+
+/// Where the card's corners lie in a window made from exactly right corners, in window
+/// units (0..1 across the window), clockwise from the top-left.
+pub fn nominal() -> [[f32; 2]; 4] {
+    let a = MARGIN / (1.0 + 2.0 * MARGIN);
+    let b = (1.0 + MARGIN) / (1.0 + 2.0 * MARGIN);
+    [[a, a], [b, a], [b, b], [a, b]]
+}
+
+/// The window around rough corners: the card's quad grown by [`MARGIN`] in its own
+/// (projective) coordinates, in frame pixels. `None` for a degenerate quad.
+pub fn window(rough: &[[f32; 2]; 4]) -> Option<[[f32; 2]; 4]> {
+    let m = unit_square_to_quad(rough)?;
+    let (lo, hi) = (-f64::from(MARGIN), 1.0 + f64::from(MARGIN));
+    let mut w = [[0f32; 2]; 4];
+    for (p, (u, v)) in w.iter_mut().zip([(lo, lo), (hi, lo), (hi, hi), (lo, hi)]) {
+        let (x, y) = apply(&m, u, v);
+        if !x.is_finite() || !y.is_finite() {
+            return None;
+        }
+        *p = [x as f32, y as f32];
+    }
+    Some(w)
+}
+
+/// The training target for a window made from `rough`: where the `truth` corners lie in it,
+/// as the network should output them (offsets from [`nominal`] times [`OUTPUT_SCALE`]).
+pub fn target(rough: &[[f32; 2]; 4], truth: &[[f32; 2]; 4]) -> Option<[f32; 8]> {
+    let win = window(rough)?;
+    let inv = super::resample::invert(&unit_square_to_quad(&win)?)?;
+    let nom = nominal();
+    let mut t = [0f32; 8];
+    for k in 0..4 {
+        let (u, v) = apply(&inv, f64::from(truth[k][0]), f64::from(truth[k][1]));
+        if !u.is_finite() || !v.is_finite() {
+            return None;
+        }
+        t[2 * k] = (u as f32 - nom[k][0]) * OUTPUT_SCALE;
+        t[2 * k + 1] = (v as f32 - nom[k][1]) * OUTPUT_SCALE;
+    }
+    Some(t)
+}
+
+/// The corners in the frame that a network output `out` says, for a window made from
+/// `rough`.
+pub fn corners_from(rough: &[[f32; 2]; 4], out: &[f32]) -> Option<[[f32; 2]; 4]> {
+    let win = window(rough)?;
+    let m = unit_square_to_quad(&win)?;
+    let nom = nominal();
+    let mut c = [[0f32; 2]; 4];
+    for k in 0..4 {
+        let u = nom[k][0] + out.get(2 * k)? / OUTPUT_SCALE;
+        let v = nom[k][1] + out.get(2 * k + 1)? / OUTPUT_SCALE;
+        let (x, y) = apply(&m, f64::from(u), f64::from(v));
+        if !x.is_finite() || !y.is_finite() {
+            return None;
+        }
+        c[k] = [x as f32, y as f32];
+    }
+    Some(c)
+}
+
+/// The window image the network sees for rough corners.
+pub fn window_image(frame: &RgbImage, rough: &[[f32; 2]; 4]) -> RgbImage {
+    match window(rough) {
+        Some(w) => rectify(frame, &w, WINDOW_W, WINDOW_H),
+        None => RgbImage::new(WINDOW_W, WINDOW_H),
+    }
+}
+
+/// The refiner network.
+#[derive(Debug)]
+pub struct Refiner {
+    net: Net,
+}
+
+impl Refiner {
+    /// Loads the refiner from ONNX bytes.
+    pub fn load(bytes: &[u8]) -> Result<Refiner, VisionError> {
+        Ok(Refiner {
+            net: Net::load(
+                "corner refiner",
+                bytes,
+                [BATCH, 3, WINDOW_H as usize, WINDOW_W as usize],
+            )?,
+        })
+    }
+
+    /// Refines every card's corners over [`ROUNDS`] rounds. A card whose refinement goes
+    /// wrong (a degenerate or exploding quad) keeps its previous corners.
+    pub fn refine(
+        &self,
+        frame: &RgbImage,
+        cards: &[[[f32; 2]; 4]],
+    ) -> Result<Vec<[[f32; 2]; 4]>, VisionError> {
+        let mut cur = cards.to_vec();
+        for _ in 0..ROUNDS {
+            cur = self.round(frame, &cur)?;
+        }
+        Ok(cur)
+    }
+
+    /// One round of refinement.
+    pub fn round(
+        &self,
+        frame: &RgbImage,
+        cards: &[[[f32; 2]; 4]],
+    ) -> Result<Vec<[[f32; 2]; 4]>, VisionError> {
+        let mut out = Vec::with_capacity(cards.len());
+        for chunk in cards.chunks(BATCH) {
+            let mut buf = Vec::with_capacity(BATCH * 3 * (WINDOW_W * WINDOW_H) as usize);
+            for c in chunk {
+                push_chw(&mut buf, &window_image(frame, c));
+            }
+            let blank = RgbImage::new(WINDOW_W, WINDOW_H);
+            for _ in chunk.len()..BATCH {
+                push_chw(&mut buf, &blank);
+            }
+            let (res, shape) = self.net.run(buf)?;
+            if shape != [BATCH, 8] {
+                return Err(VisionError::Model(format!(
+                    "corner refiner output shape {shape:?}"
+                )));
+            }
+            for (k, card) in chunk.iter().enumerate() {
+                let o = &res[k * 8..(k + 1) * 8];
+                out.push(match corners_from(card, o) {
+                    Some(c) if plausible(card, &c) => c,
+                    _ => *card,
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A refined quad may move and resize a card, but not blow it up or collapse it.
+fn plausible(before: &[[f32; 2]; 4], after: &[[f32; 2]; 4]) -> bool {
+    let size = |q: &[[f32; 2]; 4]| {
+        (0..4)
+            .map(|i| {
+                let (a, b) = (q[i], q[(i + 1) % 4]);
+                ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+            })
+            .sum::<f32>()
+    };
+    let (s0, s1) = (size(before), size(after));
+    s0 > 0.0 && s1 > 0.5 * s0 && s1 < 2.0 * s0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CARD: [[f32; 2]; 4] = [[100.0, 50.0], [163.0, 60.0], [150.0, 148.0], [88.0, 138.0]];
+
+    #[test]
+    fn exact_corners_have_a_zero_target_and_map_back_to_themselves() {
+        let t = target(&CARD, &CARD).expect("target");
+        assert!(t.iter().all(|v| v.abs() < 1e-4), "{t:?}");
+        let back = corners_from(&CARD, &[0.0; 8]).expect("corners");
+        for (a, b) in back.iter().zip(CARD.iter()) {
+            assert!((a[0] - b[0]).abs() < 1e-3 && (a[1] - b[1]).abs() < 1e-3);
+        }
+    }
+
+    #[test]
+    fn a_target_brings_rough_corners_to_the_truth() {
+        let rough = CARD.map(|p| [p[0] + 7.0, p[1] - 4.0]);
+        let t = target(&rough, &CARD).expect("target");
+        let back = corners_from(&rough, &t).expect("corners");
+        for (a, b) in back.iter().zip(CARD.iter()) {
+            assert!((a[0] - b[0]).abs() < 1e-2 && (a[1] - b[1]).abs() < 1e-2);
+        }
+    }
+
+    #[test]
+    fn degenerate_quads_give_no_window_and_no_panic() {
+        assert!(window(&[[1.0, 1.0]; 4]).is_none());
+        let img = RgbImage::new(10, 10);
+        assert_eq!(
+            window_image(&img, &[[f32::NAN, 0.0]; 4]).dimensions(),
+            (WINDOW_W, WINDOW_H)
+        );
+        assert!(!plausible(&CARD, &[[0.0, 0.0]; 4]));
+    }
+}
