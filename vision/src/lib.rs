@@ -8,5 +8,6 @@
 //!   assembly of the layout.
 #![warn(missing_docs)]
 
+pub mod follow;
 pub mod perceive;
 pub mod render;
