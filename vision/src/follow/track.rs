@@ -413,16 +413,17 @@ impl Tracker {
                 vanished += usize::from(!seen);
             }
         }
-        if pieces >= cfg.hand_min
-            && vanished as f64 > cfg.hand_fraction * pieces as f64
-            && self.ignored_run < cfg.max_ignored
-        {
+        let sudden = pieces >= cfg.hand_min && vanished as f64 > cfg.hand_fraction * pieces as f64;
+        if sudden && self.ignored_run < cfg.max_ignored {
             self.ignored_run += 1;
             return Outcome::Ignored(format!(
                 "{vanished} of {pieces} pieces vanished at once (a hand over the table?)"
             ));
         }
-        self.ignored_run = 0;
+        // Past `max_ignored` the change is real: frames are taken until it has settled.
+        if !sudden {
+            self.ignored_run = 0;
+        }
 
         // Update tracks, start new ones, drop the long gone.
         let w = self.window();
@@ -477,8 +478,16 @@ impl Tracker {
             self.candidate = Some(believed);
             self.streak = 1;
         }
+        // A piece seen now that is not yet on the table may be arriving: wait for it.
+        let arriving = self
+            .tracks
+            .iter()
+            .any(|t| !t.present(&cfg) && t.seen.back().is_some_and(Option::is_some))
+            || (0..5).any(|i| {
+                !self.city_present(i) && self.cities[i].back().is_some_and(Option::is_some)
+            });
         Outcome::Taken {
-            stable: self.streak >= self.config.confirm.max(1),
+            stable: self.streak >= self.config.confirm.max(1) && !arriving,
         }
     }
 
