@@ -40,11 +40,15 @@ fn game(dir: &Path) -> Vec<PathBuf> {
         city("jersey_crust"), city("new_york")]});
     let mut states = Vec::new();
     t["cities"][0]["battle_marker"] = json!(true);
-    t["cities"][0]["moloch"] = json!([{"card": "hornet", "tokens": ["+1"]}, {"card": "dreadnought"}]);
+    t["cities"][0]["moloch"] =
+        json!([{"card": "hornet", "tokens": ["+1"]}, {"card": "dreadnought"}]);
     t["cities"][0]["outpost"] = json!([{"card": "commando"}, {"card": "trooper"}]);
     states.push(t.clone());
     // The EMP Launcher arrives after the Dreadnought.
-    t["cities"][0]["outpost"].as_array_mut().unwrap().push(json!({"card": "emp_launcher"}));
+    t["cities"][0]["outpost"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"card": "emp_launcher"}));
     states.push(t.clone());
     // A robot enters empty Iron Gate without its +1.
     t["cities"][1]["moloch"] = json!([{"card": "steelhound"}]);
@@ -56,7 +60,10 @@ fn game(dir: &Path) -> Vec<PathBuf> {
     t["cities"][0]["districts_destroyed"] = json!(1);
     states.push(t.clone());
     // Next battle: a soldier is played, the second district falls, the city flips.
-    t["cities"][0]["outpost"].as_array_mut().unwrap().push(json!({"card": "scout"}));
+    t["cities"][0]["outpost"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"card": "scout"}));
     states.push(t.clone());
     t["cities"][0]["districts_destroyed"] = json!(2);
     states.push(t.clone());
@@ -82,7 +89,12 @@ fn args<'a>(frames: &'a [PathBuf], journal: &'a str) -> Vec<&'a str> {
 
 fn export(data: &Path, journal: &str) -> Value {
     let o = tablelens(data, &["journal", journal, "--export-json", "-"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
@@ -93,19 +105,35 @@ fn follow_prints_the_contract_events_and_a_rerun_continues() {
     let journal = dir.path().join("game.db");
     let j = journal.to_str().unwrap();
     let o = tablelens(dir.path(), &args(&frames, j));
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let ev = lines(&o);
-    assert!(ev.iter().all(|e| e["event"].is_string() && e["frame"].is_u64()));
+    assert!(ev
+        .iter()
+        .all(|e| e["event"].is_string() && e["frame"].is_u64()));
     let kinds: Vec<&str> = ev.iter().map(|e| e["event"].as_str().unwrap()).collect();
     for k in ["confirmed", "token_missing", "bonus_due", "battle"] {
         assert!(kinds.contains(&k), "{k} missing from {kinds:?}");
     }
     let missing = ev.iter().find(|e| e["event"] == "token_missing").unwrap();
-    assert_eq!((missing["card"].as_str(), missing["city"].as_str(), missing["token"].as_str()),
-        (Some("hornet"), Some("ziggy_one"), Some("+1")));
+    assert_eq!(
+        (
+            missing["card"].as_str(),
+            missing["city"].as_str(),
+            missing["token"].as_str()
+        ),
+        (Some("hornet"), Some("ziggy_one"), Some("+1"))
+    );
     assert_eq!(missing["since"], 18, "the first frame without it");
     let bonus = ev.iter().find(|e| e["event"] == "bonus_due").unwrap();
-    assert_eq!((bonus["card"].as_str(), bonus["city"].as_str()), (Some("steelhound"), Some("iron_gate")));
+    assert_eq!(
+        (bonus["card"].as_str(), bonus["city"].as_str()),
+        (Some("steelhound"), Some("iron_gate"))
+    );
     let battles: Vec<&Value> = ev.iter().filter(|e| e["event"] == "battle").collect();
     assert_eq!(battles.len(), 2, "{battles:?}");
     assert_eq!(battles[0]["city"], "ziggy_one");
@@ -115,32 +143,68 @@ fn follow_prints_the_contract_events_and_a_rerun_continues() {
     let last = ev.iter().rev().find(|e| e["event"] == "confirmed").unwrap();
     let zig = &last["layout"]["cities"][0];
     let arrived = |side: &str, card: &str| {
-        zig[side].as_array().unwrap().iter().find(|u| u["card"] == card).unwrap()["arrived"].as_u64().unwrap()
+        zig[side]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["card"] == card)
+            .unwrap()["arrived"]
+            .as_u64()
+            .unwrap()
     };
     assert!(arrived("moloch", "dreadnought") < arrived("outpost", "emp_launcher"));
 
     // Run again: nothing new; with more frames: it goes on from the last state.
     let o = tablelens(dir.path(), &args(&frames, j));
     assert_eq!(o.status.code(), Some(0));
-    assert!(o.stdout.is_empty(), "{}", String::from_utf8_lossy(&o.stdout));
+    assert!(
+        o.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     let g = export(dir.path(), j);
     assert_eq!(g["frames"], frames.len());
     assert_eq!(g["final"], last["layout"]);
 
     // Exports: JSON and Markdown files.
     let md = dir.path().join("game.md");
-    let o = tablelens(dir.path(), &["journal", j, "--export-md", md.to_str().unwrap()]);
+    let o = tablelens(
+        dir.path(),
+        &["journal", j, "--export-md", md.to_str().unwrap()],
+    );
     assert_eq!(o.status.code(), Some(0));
     let text = std::fs::read_to_string(&md).unwrap();
-    assert!(text.contains("## Battles") && text.contains("ziggy_one") && text.contains("token +1 missing from hornet"), "{text}");
+    assert!(
+        text.contains("## Battles")
+            && text.contains("ziggy_one")
+            && text.contains("token +1 missing from hornet"),
+        "{text}"
+    );
 
     // A correction: restore the token; it is journaled and the state has it again.
     let piece = missing["piece"].as_u64().unwrap();
-    let o = tablelens(dir.path(), &["journal", j, "--restore-token", &format!("{piece}:+1"), "--json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = tablelens(
+        dir.path(),
+        &[
+            "journal",
+            j,
+            "--restore-token",
+            &format!("{piece}:+1"),
+            "--json",
+        ],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let g = export(dir.path(), j);
     assert_eq!(g["corrections"].as_array().unwrap().len(), 1);
-    assert_eq!(g["final"]["cities"][0]["moloch"][0]["tokens"], json!(["+1"]));
+    assert_eq!(
+        g["final"]["cities"][0]["moloch"][0]["tokens"],
+        json!(["+1"])
+    );
 }
 
 #[test]
@@ -163,9 +227,18 @@ fn bad_input_exits_2_naming_the_problem() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--gallery"));
     let notdb = d.join("not.db");
-    std::fs::write(&notdb, "this is not sqlite, not at all, just text ............").unwrap();
+    std::fs::write(
+        &notdb,
+        "this is not sqlite, not at all, just text ............",
+    )
+    .unwrap();
     let o = tablelens(d, &["follow", "--journal", notdb.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(String::from_utf8_lossy(&o.stderr).contains("not.db"));
     let o = tablelens(d, &["journal", j, "--restore-token", "x"]);
     assert_eq!(o.status.code(), Some(2));
@@ -175,7 +248,12 @@ fn bad_input_exits_2_naming_the_problem() {
 
 /// A run killed with SIGKILL after `after`; returns the events it printed and whether it
 /// finished first.
-fn killed_run(dir: &Path, frames: &[PathBuf], journal: &str, after: Duration) -> (Vec<Value>, bool) {
+fn killed_run(
+    dir: &Path,
+    frames: &[PathBuf],
+    journal: &str,
+    after: Duration,
+) -> (Vec<Value>, bool) {
     let mut child = cmd(dir)
         .args(args(frames, journal))
         .env("TABLELENS_FOLLOW_DELAY_MS", "2")
@@ -203,8 +281,8 @@ fn killed_run(dir: &Path, frames: &[PathBuf], journal: &str, after: Duration) ->
     }
     if !finished {
         child.kill().unwrap(); // SIGKILL
-        child.wait().unwrap();
     }
+    child.wait().unwrap();
     reader.join().unwrap();
     let v = printed.lock().unwrap().clone();
     (v, finished)
@@ -233,27 +311,38 @@ fn killed_at_random_moments_nothing_confirmed_is_lost_and_the_rerun_ends_the_sam
         let (printed, finished) = killed_run(dir.path(), &frames, j, after);
         // The file opens, is sound, and holds every confirmed state printed.
         let db = rusqlite::Connection::open(&journal).unwrap();
-        let ok: String = db.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+        let ok: String = db
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(ok, "ok", "round {round}");
         let mut st = db.prepare("SELECT frame, layout FROM states").unwrap();
         let stored: Vec<(u64, Value)> = st
             .query_map([], |r| {
                 let l: String = r.get(1)?;
-                Ok((r.get::<_, i64>(0)? as u64, serde_json::from_str(&l).unwrap()))
+                Ok((
+                    r.get::<_, i64>(0)? as u64,
+                    serde_json::from_str(&l).unwrap(),
+                ))
             })
             .unwrap()
             .map(Result::unwrap)
             .collect();
         for e in printed.iter().filter(|e| e["event"] == "confirmed") {
             let f = e["frame"].as_u64().unwrap();
-            assert!(stored.contains(&(f, e["layout"].clone())), "round {round}: frame {f} lost");
+            assert!(
+                stored.contains(&(f, e["layout"].clone())),
+                "round {round}: frame {f} lost"
+            );
         }
         if finished {
             break;
         }
         kills += 1;
     }
-    assert!(kills >= 3, "only {kills} kills: the runs were too fast to interrupt");
+    assert!(
+        kills >= 3,
+        "only {kills} kills: the runs were too fast to interrupt"
+    );
     // A last rerun (the loop may have ended on a kill) completes the game.
     let o = tablelens(dir.path(), &args(&frames, j));
     assert_eq!(o.status.code(), Some(0));

@@ -79,8 +79,10 @@ impl Journal {
         let conn = Connection::open(path).map_err(&e)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))
             .map_err(&e)?;
-        conn.pragma_update(None, "journal_mode", "WAL").map_err(&e)?;
-        conn.pragma_update(None, "synchronous", "FULL").map_err(&e)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(&e)?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(&e)?;
         conn.execute_batch(SCHEMA).map_err(&e)?;
         let latest: Option<i64> = conn
             .query_row("SELECT max(id) FROM games", [], |r| r.get(0))
@@ -139,7 +141,11 @@ impl Journal {
             .map_err(self.err())
     }
 
-    fn write_events(tx: &rusqlite::Transaction, game: i64, events: &[Event]) -> rusqlite::Result<()> {
+    fn write_events(
+        tx: &rusqlite::Transaction,
+        game: i64,
+        events: &[Event],
+    ) -> rusqlite::Result<()> {
         for ev in events {
             let body = serde_json::to_string(ev).unwrap_or_default();
             tx.execute(
@@ -149,7 +155,11 @@ impl Journal {
             if let Event::Confirmed { frame, layout } = ev {
                 tx.execute(
                     "INSERT INTO states (game, frame, layout) VALUES (?1, ?2, ?3)",
-                    params![game, *frame as i64, serde_json::to_string(layout).unwrap_or_default()],
+                    params![
+                        game,
+                        *frame as i64,
+                        serde_json::to_string(layout).unwrap_or_default()
+                    ],
                 )?;
             }
         }
@@ -221,9 +231,11 @@ impl Journal {
         let e = self.err();
         let started: String = self
             .conn
-            .query_row("SELECT started FROM games WHERE id = ?1", [self.game], |r| {
-                r.get(0)
-            })
+            .query_row(
+                "SELECT started FROM games WHERE id = ?1",
+                [self.game],
+                |r| r.get(0),
+            )
             .map_err(&e)?;
         let count = |sql: &str| -> Result<i64, CliError> {
             self.conn
@@ -231,8 +243,7 @@ impl Journal {
                 .map_err(self.err())
         };
         let frames = count("SELECT count(*) FROM frames WHERE game = ?1")?;
-        let ignored =
-            count("SELECT count(*) FROM frames WHERE game = ?1 AND outcome = 'ignored'")?;
+        let ignored = count("SELECT count(*) FROM frames WHERE game = ?1 AND outcome = 'ignored'")?;
         let rows = |sql: &str| -> Result<Vec<(i64, String, String)>, CliError> {
             let mut st = self.conn.prepare(sql).map_err(self.err())?;
             let it = st
@@ -241,29 +252,31 @@ impl Journal {
             it.collect::<Result<Vec<_>, _>>().map_err(self.err())
         };
         let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap_or(Value::Null);
-        let states: Vec<Value> = rows(
-            "SELECT frame, 'state', layout FROM states WHERE game = ?1 ORDER BY id",
-        )?
-        .into_iter()
-        .map(|(f, _, l)| json!({"frame": f, "layout": parse(&l)}))
-        .collect();
-        let events: Vec<Value> = rows("SELECT frame, kind, body FROM events WHERE game = ?1 ORDER BY id")?
-            .into_iter()
-            .filter(|(_, k, _)| k != "ignored")
-            .map(|(_, _, b)| parse(&b))
-            .collect();
+        let states: Vec<Value> =
+            rows("SELECT frame, 'state', layout FROM states WHERE game = ?1 ORDER BY id")?
+                .into_iter()
+                .map(|(f, _, l)| json!({"frame": f, "layout": parse(&l)}))
+                .collect();
+        let events: Vec<Value> =
+            rows("SELECT frame, kind, body FROM events WHERE game = ?1 ORDER BY id")?
+                .into_iter()
+                .filter(|(_, k, _)| k != "ignored")
+                .map(|(_, _, b)| parse(&b))
+                .collect();
         let battles: Vec<Value> = events
             .iter()
             .filter(|e| e["event"] == "battle")
             .cloned()
             .collect();
-        let corrections: Vec<Value> = rows(
-            "SELECT frame, kind, detail FROM corrections WHERE game = ?1 ORDER BY id",
-        )?
-        .into_iter()
-        .map(|(f, k, d)| json!({"frame": f, "kind": k, "detail": parse(&d)}))
-        .collect();
-        let last = states.last().map(|s| s["layout"].clone()).unwrap_or(Value::Null);
+        let corrections: Vec<Value> =
+            rows("SELECT frame, kind, detail FROM corrections WHERE game = ?1 ORDER BY id")?
+                .into_iter()
+                .map(|(f, k, d)| json!({"frame": f, "kind": k, "detail": parse(&d)}))
+                .collect();
+        let last = states
+            .last()
+            .map(|s| s["layout"].clone())
+            .unwrap_or(Value::Null);
         Ok(json!({
             "game": self.game,
             "started": started,
@@ -283,7 +296,12 @@ impl Journal {
         use std::fmt::Write;
         let g = self.export_json()?;
         let mut md = String::new();
-        let _ = writeln!(md, "# The Convoy: game {} (started {})\n", g["game"], g["started"].as_str().unwrap_or("?"));
+        let _ = writeln!(
+            md,
+            "# The Convoy: game {} (started {})\n",
+            g["game"],
+            g["started"].as_str().unwrap_or("?")
+        );
         let _ = writeln!(
             md,
             "{} frames processed ({} ignored), {} confirmed table states, {} battles.\n",
@@ -297,7 +315,10 @@ impl Journal {
         if battles.is_empty() {
             let _ = writeln!(md, "None yet.\n");
         } else {
-            let _ = writeln!(md, "| frame | city | Moloch | Outpost | winner | consequences |");
+            let _ = writeln!(
+                md,
+                "| frame | city | Moloch | Outpost | winner | consequences |"
+            );
             let _ = writeln!(md, "|---|---|---|---|---|---|");
             for b in &battles {
                 let r = &b["result"];
@@ -324,16 +345,23 @@ impl Journal {
             let line = match e["event"].as_str() {
                 Some("token_missing") => format!(
                     "- frame {}: token {} missing from {} in {} (since frame {})",
-                    e["frame"], e["token"].as_str().unwrap_or("?"), e["card"].as_str().unwrap_or("?"),
-                    e["city"].as_str().unwrap_or("?"), e["since"]
+                    e["frame"],
+                    e["token"].as_str().unwrap_or("?"),
+                    e["card"].as_str().unwrap_or("?"),
+                    e["city"].as_str().unwrap_or("?"),
+                    e["since"]
                 ),
                 Some("bonus_due") => format!(
                     "- frame {}: {} entered undefended {}: +1 token due",
-                    e["frame"], e["card"].as_str().unwrap_or("?"), e["city"].as_str().unwrap_or("?")
+                    e["frame"],
+                    e["card"].as_str().unwrap_or("?"),
+                    e["city"].as_str().unwrap_or("?")
                 ),
                 Some("token_restored") => format!(
                     "- frame {}: token {} restored on {} in {}",
-                    e["frame"], e["token"].as_str().unwrap_or("?"), e["card"].as_str().unwrap_or("?"),
+                    e["frame"],
+                    e["token"].as_str().unwrap_or("?"),
+                    e["card"].as_str().unwrap_or("?"),
                     e["city"].as_str().unwrap_or("?")
                 ),
                 _ => continue,
@@ -350,7 +378,13 @@ impl Journal {
             let _ = writeln!(md, "None.");
         }
         for c in &corr {
-            let _ = writeln!(md, "- frame {}: {} {}", c["frame"], c["kind"].as_str().unwrap_or("?"), c["detail"]);
+            let _ = writeln!(
+                md,
+                "- frame {}: {} {}",
+                c["frame"],
+                c["kind"].as_str().unwrap_or("?"),
+                c["detail"]
+            );
         }
         let _ = writeln!(md, "\n## Final table\n");
         match g["final"].as_object() {
@@ -370,8 +404,13 @@ impl Journal {
                         s
                     };
                     let side = |k: &str| -> String {
-                        let v: Vec<String> = c[k].as_array().into_iter().flatten().map(unit).collect();
-                        if v.is_empty() { "-".into() } else { v.join(", ") }
+                        let v: Vec<String> =
+                            c[k].as_array().into_iter().flatten().map(unit).collect();
+                        if v.is_empty() {
+                            "-".into()
+                        } else {
+                            v.join(", ")
+                        }
                     };
                     let state = if c["destroyed"] == true {
                         "destroyed".to_string()

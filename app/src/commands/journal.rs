@@ -21,11 +21,7 @@ pub fn write_out(path: &Path, text: &str) -> Result<(), CliError> {
 }
 
 /// Writes the exports asked for.
-pub fn export(
-    journal: &Journal,
-    json: Option<&Path>,
-    md: Option<&Path>,
-) -> Result<(), CliError> {
+pub fn export(journal: &Journal, json: Option<&Path>, md: Option<&Path>) -> Result<(), CliError> {
     if let Some(p) = json {
         let v = journal.export_json()?;
         let mut text = serde_json::to_string_pretty(&v)
@@ -56,10 +52,14 @@ pub fn run(_catalogue: &Catalogue, args: &JournalArgs) -> Result<(), CliError> {
     let mut journal = Journal::open_existing(&args.journal)?;
     if let Some(spec) = &args.restore_token {
         let (piece, token) = spec.split_once(':').ok_or_else(|| {
-            CliError::BadInput(format!("--restore-token {spec}: expected PIECE:TOKEN, e.g. 3:+1"))
+            CliError::BadInput(format!(
+                "--restore-token {spec}: expected PIECE:TOKEN, e.g. 3:+1"
+            ))
         })?;
         let piece: u64 = piece.trim().parse().map_err(|_| {
-            CliError::BadInput(format!("--restore-token {spec}: `{piece}` is not a piece number"))
+            CliError::BadInput(format!(
+                "--restore-token {spec}: `{piece}` is not a piece number"
+            ))
         })?;
         let token = Token::ALL
             .into_iter()

@@ -139,9 +139,7 @@ impl Event {
             ),
             Event::BonusDue {
                 frame, card, city, ..
-            } => format!(
-                "frame {frame}: {card} entered undefended {city}: it is due a +1 token"
-            ),
+            } => format!("frame {frame}: {card} entered undefended {city}: it is due a +1 token"),
             Event::Battle {
                 frame,
                 city,

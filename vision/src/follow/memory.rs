@@ -113,8 +113,7 @@ impl Memory {
                 })
                 .or_else(|| {
                     gone.iter().position(|g| {
-                        g.side == r.side
-                            && unit(&prev.layout, g).is_some_and(|o| o.card == u.card)
+                        g.side == r.side && unit(&prev.layout, g).is_some_and(|o| o.card == u.card)
                     })
                 })
                 .map(|i| gone.remove(i));

@@ -103,11 +103,14 @@ impl Follower {
         if !changed {
             return Vec::new();
         }
-        self.confirm(catalogue, Snapshot {
-            frame,
-            layout,
-            refs,
-        })
+        self.confirm(
+            catalogue,
+            Snapshot {
+                frame,
+                layout,
+                refs,
+            },
+        )
     }
 
     fn confirm(&mut self, catalogue: &Catalogue, mut new: Snapshot) -> Vec<Event> {
@@ -161,7 +164,8 @@ impl Follower {
             return Err(CorrectionError(format!("piece {piece} has no place")));
         };
         u.tokens.push(token);
-        u.tokens.sort_by_key(|t| Token::ALL.iter().position(|x| x == t));
+        u.tokens
+            .sort_by_key(|t| Token::ALL.iter().position(|x| x == t));
         let card = u.card.clone();
         Ok(vec![
             Event::TokenRestored {

@@ -41,7 +41,11 @@ fn a_stable_table_is_confirmed_once() {
     let mut f = Follower::new(TrackConfig::default());
     let ev = run(&mut f, &base(), 10);
     assert_eq!(kinds(&ev), ["confirmed"]);
-    assert_eq!(ev[0].frame(), 3, "3 sightings make a piece present, 2 equal frames confirm");
+    assert_eq!(
+        ev[0].frame(),
+        3,
+        "3 sightings make a piece present, 2 equal frames confirm"
+    );
     let Event::Confirmed { layout, .. } = &ev[0] else {
         unreachable!()
     };
@@ -105,7 +109,10 @@ fn a_token_taken_off_a_card_is_reported_with_since() {
     else {
         unreachable!()
     };
-    assert_eq!((card.as_str(), *city, *token), ("hornet", CityId::ZiggyOne, Token::Plus1));
+    assert_eq!(
+        (card.as_str(), *city, *token),
+        ("hornet", CityId::ZiggyOne, Token::Plus1)
+    );
     assert_eq!(*since, 6, "the first frame without it");
     // The user restores it: it counts again, and stays though the camera does not see it.
     let restored = f.restore_token(*piece, Token::Plus1).unwrap();
@@ -124,14 +131,23 @@ fn arrivals_are_numbered_per_city_and_feed_the_emp_rule() {
     l.cities[0].outpost.push(unit("emp_launcher", &[]));
     run(&mut f, &l, 6);
     let conf = f.confirmed().unwrap();
-    let emp = conf.layout.cities[0].outpost.iter().find(|u| u.card == "emp_launcher");
+    let emp = conf.layout.cities[0]
+        .outpost
+        .iter()
+        .find(|u| u.card == "emp_launcher");
     assert_eq!(emp.unwrap().arrived, Some(1));
-    let dread = conf.layout.cities[0].moloch.iter().find(|u| u.card == "dreadnought");
+    let dread = conf.layout.cities[0]
+        .moloch
+        .iter()
+        .find(|u| u.card == "dreadnought");
     assert_eq!(dread.unwrap().arrived, Some(0));
     l.cities[0].moloch.push(unit("steelhound", &[]));
     run(&mut f, &l, 6);
     let conf = f.confirmed().unwrap();
-    let sh = conf.layout.cities[0].moloch.iter().find(|u| u.card == "steelhound");
+    let sh = conf.layout.cities[0]
+        .moloch
+        .iter()
+        .find(|u| u.card == "steelhound");
     assert_eq!(sh.unwrap().arrived, Some(2));
 }
 
@@ -159,7 +175,9 @@ fn bonus_due_only_for_an_undefended_future_city_without_its_plus_one() {
     assert_eq!(kinds(&run(&mut f, &l, 6)), ["confirmed"]);
     // A building never gets it; an Outpost soldier where Moloch has a robot neither.
     let mut start = base();
-    start.cities[c].moloch.push(unit("steelhound", &[Token::Plus1]));
+    start.cities[c]
+        .moloch
+        .push(unit("steelhound", &[Token::Plus1]));
     let mut f = Follower::new(TrackConfig::default());
     run(&mut f, &start, 6);
     let mut l = start.clone();
@@ -209,7 +227,9 @@ fn a_battle_is_logged_when_a_district_falls_once_per_battle() {
     assert_eq!(kinds(&run(&mut f, &flip, 6)), ["confirmed"]);
     // A card played in Iron Gate, then its district falls: the next battle.
     let mut next = flip.clone();
-    next.cities[1].moloch.push(unit("steelhound", &[Token::Plus1]));
+    next.cities[1]
+        .moloch
+        .push(unit("steelhound", &[Token::Plus1]));
     run(&mut f, &next, 6);
     next.cities[1].districts_destroyed = 1;
     let ev = run(&mut f, &next, 6);
@@ -229,7 +249,10 @@ fn a_follower_saved_and_loaded_mid_game_ends_as_an_uninterrupted_one() {
     let all: Vec<Event> = frames.iter().flat_map(|l| whole.observe(&c, l)).collect();
     for cut in [1, 5, 8, 11] {
         let mut a = Follower::new(TrackConfig::default());
-        let mut ev: Vec<Event> = frames[..cut].iter().flat_map(|l| a.observe(&c, l)).collect();
+        let mut ev: Vec<Event> = frames[..cut]
+            .iter()
+            .flat_map(|l| a.observe(&c, l))
+            .collect();
         let mut b = Follower::from_json(&a.to_json()).unwrap();
         ev.extend(frames[cut..].iter().flat_map(|l| b.observe(&c, l)));
         assert_eq!(ev, all, "cut at {cut}");
@@ -245,7 +268,9 @@ fn rendered_sequence_with_shake_a_hand_and_a_token_taken_off() {
     use crate::render::{Renderer, SceneOptions};
     let c = cat();
     let mut l0 = base();
-    l0.cities[1].moloch.push(unit("steelhound", &[Token::Plus2]));
+    l0.cities[1]
+        .moloch
+        .push(unit("steelhound", &[Token::Plus2]));
     l0.cities[1].outpost.push(unit("bunker", &[]));
     let mut l1 = l0.clone();
     l1.cities[0].moloch[0].tokens.clear();
@@ -266,25 +291,46 @@ fn rendered_sequence_with_shake_a_hand_and_a_token_taken_off() {
     // The pieces stay put: the hornet's corners move by the shake only.
     let centre = |s: &crate::render::Scene| {
         let q = s.truth.cities[0].moloch[0].corners.unwrap();
-        (q.iter().map(|p| p[0]).sum::<f32>() / 4.0, q.iter().map(|p| p[1]).sum::<f32>() / 4.0)
+        (
+            q.iter().map(|p| p[0]).sum::<f32>() / 4.0,
+            q.iter().map(|p| p[1]).sum::<f32>() / 4.0,
+        )
     };
     let (a, b) = (centre(&scenes[0]), centre(&scenes[15]));
-    assert!((a.0 - b.0).abs() <= 12.5 && (a.1 - b.1).abs() <= 12.5, "{a:?} {b:?}");
+    assert!(
+        (a.0 - b.0).abs() <= 12.5 && (a.1 - b.1).abs() <= 12.5,
+        "{a:?} {b:?}"
+    );
     assert!(
         scenes[6].truth.cities.len() < 5
-            || scenes[6].truth.cities.iter().map(|c| c.moloch.len() + c.outpost.len()).sum::<usize>() < 6,
+            || scenes[6]
+                .truth
+                .cities
+                .iter()
+                .map(|c| c.moloch.len() + c.outpost.len())
+                .sum::<usize>()
+                < 6,
         "the hand hides something"
     );
 
     let mut f = Follower::new(TrackConfig::default());
-    let ev: Vec<Event> = scenes.iter().flat_map(|s| f.observe(&c, &s.truth)).collect();
+    let ev: Vec<Event> = scenes
+        .iter()
+        .flat_map(|s| f.observe(&c, &s.truth))
+        .collect();
     let k = kinds(&ev);
     assert_eq!(
-        k.iter().filter(|&&k| k != "ignored").copied().collect::<Vec<_>>(),
+        k.iter()
+            .filter(|&&k| k != "ignored")
+            .copied()
+            .collect::<Vec<_>>(),
         ["confirmed", "confirmed", "token_missing"],
         "{ev:?}"
     );
-    assert!(k.contains(&"ignored"), "the hand frames are left out: {k:?}");
+    assert!(
+        k.contains(&"ignored"),
+        "the hand frames are left out: {k:?}"
+    );
     let confirmed: Vec<&Layout> = ev
         .iter()
         .filter_map(|e| match e {

@@ -185,8 +185,10 @@ impl<'a> Renderer<'a> {
         options: &SceneOptions,
         jitter: f32,
     ) -> Vec<Scene> {
-        let states: Vec<scene::GameState> =
-            frames.iter().map(|f| sequence::state_of(&f.layout)).collect();
+        let states: Vec<scene::GameState> = frames
+            .iter()
+            .map(|f| sequence::state_of(&f.layout))
+            .collect();
         let points: Vec<(f64, f64)> = states
             .iter()
             .flat_map(|s| compose::outline_points(self.catalogue, s, seed, index, options))
@@ -202,7 +204,9 @@ impl<'a> Renderer<'a> {
                 options,
                 Some(&points),
             );
-            out.push(sequence::shake_and_hand(scene, f, seed, index, i as u64, jitter));
+            out.push(sequence::shake_and_hand(
+                scene, f, seed, index, i as u64, jitter,
+            ));
         }
         out
     }
