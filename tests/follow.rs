@@ -352,3 +352,84 @@ fn killed_at_random_moments_nothing_confirmed_is_lost_and_the_rerun_ends_the_sam
     assert_eq!(resumed["events"], reference["events"]);
     assert_eq!(resumed["states"], reference["states"]);
 }
+
+/// Plumbing through the real vision (weak models today: accuracy is not checked): rendered
+/// photos, an enrolled gallery, JSON lines out, every frame journaled, a rerun skips them.
+#[test]
+fn follow_runs_the_real_vision_on_photos_and_journals_every_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let faces = d.join("faces");
+    let o = tablelens(d, &["render", "--faces", &s(&faces)]);
+    assert_eq!(o.status.code(), Some(0));
+    let few = d.join("few");
+    std::fs::create_dir(&few).unwrap();
+    for id in [
+        "ziggy_one",
+        "iron_gate",
+        "hornet",
+        "commando",
+        "token_plus1",
+    ] {
+        std::fs::copy(
+            faces.join(format!("{id}.png")),
+            few.join(format!("{id}.png")),
+        )
+        .unwrap();
+    }
+    let gallery = d.join("g.gallery");
+    let o = tablelens(d, &["enroll", "--faces", &s(&few), "--out", &s(&gallery)]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let scenes = d.join("sc");
+    let o = tablelens(
+        d,
+        &[
+            "render",
+            "--out",
+            &s(&scenes),
+            "--count",
+            "2",
+            "--seed",
+            "3",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let journal = d.join("j.db");
+    let frames = [s(&scenes.join("0000.png")), s(&scenes.join("0001.png"))];
+    let run = || {
+        tablelens(
+            d,
+            &[
+                "follow",
+                &frames[0],
+                &frames[1],
+                "--gallery",
+                &s(&gallery),
+                "--journal",
+                &s(&journal),
+                "--json",
+            ],
+        )
+    };
+    let o = run();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(lines(&o)
+        .iter()
+        .all(|e| e["event"].is_string() && e["frame"].is_u64()));
+    assert_eq!(export(d, &s(&journal))["frames"], 2);
+    let o = run();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stdout.is_empty());
+    assert_eq!(export(d, &s(&journal))["frames"], 2);
+}

@@ -92,7 +92,7 @@ impl Follower {
             Outcome::Ignored(reason) => return vec![Event::Ignored { frame, reason }],
             Outcome::Taken { stable } => stable,
         };
-        if !stable {
+        if !stable || !self.tracker.any_city_present() {
             return Vec::new();
         }
         let (layout, refs) = self.tracker.believed();

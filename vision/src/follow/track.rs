@@ -357,6 +357,11 @@ impl Tracker {
         self.cities[i].iter().flatten().count() >= self.config.present.clamp(1, self.window())
     }
 
+    /// Whether any city card is on the table (a table without one is not a game).
+    pub fn any_city_present(&self) -> bool {
+        (0..5).any(|i| self.city_present(i))
+    }
+
     /// Takes one frame's layout.
     pub fn observe(&mut self, frame: u64, layout: &Layout) -> Outcome {
         let obs = observations(frame, layout);
