@@ -1,5 +1,5 @@
 //! End-to-end tests of `tablelens follow` and its journal: events as JSON lines, resuming,
-//! a process killed with SIGKILL at random moments (nothing confirmed is lost, the SQLite
+//! a process killed with SIGKILL mid-run (nothing confirmed is lost, the SQLite
 //! file stays sound, the rerun ends as an uninterrupted run), exports, corrections, bad
 //! input, and the plumbing through the real vision on rendered photos.
 
@@ -246,17 +246,37 @@ fn bad_input_exits_2_naming_the_problem() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-/// A run killed with SIGKILL after `after`; returns the events it printed and whether it
-/// finished first.
+/// Milliseconds the killed runs sleep before each frame (the test hook of `follow`).
+const DELAY_MS: u64 = 40;
+
+/// Frames committed to a journal so far, or `None` while it cannot be read yet (not
+/// created, no schema). Opened read-only, so that reading never writes to (or recovers)
+/// the journal under the child's feet.
+fn committed(journal: &Path) -> Option<u64> {
+    let db =
+        rusqlite::Connection::open_with_flags(journal, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .ok()?;
+    db.query_row("SELECT count(*) FROM frames", [], |r| r.get::<_, i64>(0))
+        .ok()
+        .map(|n| n as u64)
+}
+
+/// A run with the per-frame delay, killed with SIGKILL once the journal holds `target`
+/// frames and `jitter` more has passed (so the kill falls at varied points of the next
+/// frame: its sleep, its work or its commit). Returns the events it printed and the frames
+/// the journal was seen to hold just before the kill. Panics unless the child really died
+/// by the kill, mid-run.
 fn killed_run(
     dir: &Path,
     frames: &[PathBuf],
-    journal: &str,
-    after: Duration,
-) -> (Vec<Value>, bool) {
+    journal: &Path,
+    target: u64,
+    jitter: Duration,
+) -> (Vec<Value>, u64) {
+    use std::os::unix::process::ExitStatusExt;
     let mut child = cmd(dir)
-        .args(args(frames, journal))
-        .env("TABLELENS_FOLLOW_DELAY_MS", "2")
+        .args(args(frames, journal.to_str().unwrap()))
+        .env("TABLELENS_FOLLOW_DELAY_MS", DELAY_MS.to_string())
         .spawn()
         .unwrap();
     let out = child.stdout.take().unwrap();
@@ -264,57 +284,106 @@ fn killed_run(
     let sink = printed.clone();
     let reader = std::thread::spawn(move || {
         for line in BufReader::new(out).lines().map_while(Result::ok) {
+            // A line cut short by the kill is not an event.
             if let Ok(v) = serde_json::from_str::<Value>(&line) {
                 sink.lock().unwrap().push(v);
             }
         }
     });
+    let mut err = child.stderr.take().unwrap();
+    let errors = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut err, &mut s).ok();
+        s
+    });
+    // Wait until the journal shows `target` frames committed.
     let start = Instant::now();
-    let mut finished = false;
-    while start.elapsed() < after {
-        if let Some(status) = child.try_wait().unwrap() {
-            assert!(status.success());
-            finished = true;
-            break;
+    let seen = loop {
+        if let Some(n) = committed(journal).filter(|&n| n >= target) {
+            break n;
         }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    if !finished {
-        child.kill().unwrap(); // SIGKILL
-    }
-    child.wait().unwrap();
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!(
+                "follow ended ({status}) before {target} frames were journaled: {}",
+                errors.join().unwrap()
+            );
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{target} frames not journaled after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    std::thread::sleep(jitter);
+    child.kill().unwrap(); // SIGKILL
+    let status = child.wait().unwrap();
     reader.join().unwrap();
+    let stderr = errors.join().unwrap();
+    // The kill, not the end of the run, stopped it.
+    assert_eq!(
+        status.signal(),
+        Some(9),
+        "follow was not killed mid-run ({status}): {stderr}"
+    );
     let v = printed.lock().unwrap().clone();
-    (v, finished)
+    (v, seen)
 }
 
 #[test]
-fn killed_at_random_moments_nothing_confirmed_is_lost_and_the_rerun_ends_the_same() {
+fn killed_mid_run_nothing_confirmed_is_lost_and_the_rerun_ends_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let frames = game(dir.path());
+    let total = frames.len() as u64;
     // Uninterrupted.
     let whole = dir.path().join("whole.db");
     let o = tablelens(dir.path(), &args(&frames, whole.to_str().unwrap()));
     assert_eq!(o.status.code(), Some(0));
     let reference = export(dir.path(), whole.to_str().unwrap());
 
-    // Killed again and again, at pseudo-random moments, until a run completes.
+    // Killed four times, each run once the journal holds a given number of frames (counted
+    // over all runs: a rerun skips what is journaled). At least 24 frames are left after
+    // the last kill, so at least 23 delays (920 ms) of the run remain when it is killed:
+    // the kill lands mid-run, on a loaded machine or an idle one, and the test asserts
+    // that it did.
     let journal = dir.path().join("crash.db");
-    let j = journal.to_str().unwrap();
+    let targets = [3, 9, 16, 24];
+    assert!(total >= targets[3] + 24);
     let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut kills = 0;
-    for round in 0..60 {
+    let mut before = 0;
+    for (round, &target) in targets.iter().enumerate() {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        let after = Duration::from_millis(15 + seed % 60);
-        let (printed, finished) = killed_run(dir.path(), &frames, j, after);
-        // The file opens, is sound, and holds every confirmed state printed.
+        let jitter = Duration::from_millis(seed % DELAY_MS);
+        let (printed, seen) = killed_run(dir.path(), &frames, &journal, target, jitter);
+        assert!(
+            seen >= target && seen > before,
+            "round {round}: no progress"
+        );
+        // The file opens, is sound, and holds every frame seen committed and every
+        // confirmed state printed.
         let db = rusqlite::Connection::open(&journal).unwrap();
         let ok: String = db
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))
             .unwrap();
         assert_eq!(ok, "ok", "round {round}");
+        let mut st = db
+            .prepare("SELECT path FROM frames ORDER BY frame")
+            .unwrap();
+        let paths: Vec<String> = st
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let n = paths.len() as u64;
+        assert!(
+            n >= seen && n < total,
+            "round {round}: {n} frames journaled, {seen} seen before the kill"
+        );
+        // The frames journaled are the first n, in order.
+        for (p, f) in paths.iter().zip(&frames) {
+            assert_eq!(p, f.to_str().unwrap(), "round {round}");
+        }
         let mut st = db.prepare("SELECT frame, layout FROM states").unwrap();
         let stored: Vec<(u64, Value)> = st
             .query_map([], |r| {
@@ -334,19 +403,12 @@ fn killed_at_random_moments_nothing_confirmed_is_lost_and_the_rerun_ends_the_sam
                 "round {round}: frame {f} lost"
             );
         }
-        if finished {
-            break;
-        }
-        kills += 1;
+        before = n;
     }
-    assert!(
-        kills >= 3,
-        "only {kills} kills: the runs were too fast to interrupt"
-    );
-    // A last rerun (the loop may have ended on a kill) completes the game.
-    let o = tablelens(dir.path(), &args(&frames, j));
+    // A last rerun completes the game as an uninterrupted run did.
+    let o = tablelens(dir.path(), &args(&frames, journal.to_str().unwrap()));
     assert_eq!(o.status.code(), Some(0));
-    let resumed = export(dir.path(), j);
+    let resumed = export(dir.path(), journal.to_str().unwrap());
     assert_eq!(resumed["frames"], frames.len());
     assert_eq!(resumed["final"], reference["final"]);
     assert_eq!(resumed["events"], reference["events"]);

@@ -9,8 +9,8 @@ use crate::journal::Journal;
 use tablelens_engine::{Catalogue, Layout};
 use tablelens_vision::perceive::Analyzer;
 
-/// A test hook: milliseconds to sleep before each frame, so that tests can kill the
-/// process at random moments of a run.
+/// A test hook: milliseconds to sleep before each frame, so that tests can be sure to
+/// kill the process mid-run.
 const DELAY_VAR: &str = "TABLELENS_FOLLOW_DELAY_MS";
 
 enum Frame {
