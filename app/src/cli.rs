@@ -35,6 +35,60 @@ pub enum Command {
     Analyze(AnalyzeArgs),
     /// Accuracy and time of each vision stage against the truth files of rendered scenes.
     Eval(EvalArgs),
+    /// Follow a game through frames in order; print events; the journal makes it resumable.
+    Follow(FollowArgs),
+    /// Export a followed game, or correct it (put back a vanished token).
+    Journal(JournalArgs),
+}
+
+/// `tablelens follow`.
+#[derive(Debug, Args)]
+pub struct FollowArgs {
+    /// Frames in order: table photos, or layout files (`.json`, as `analyze` or `render`
+    /// write them) taken as already analysed frames. A frame already in the journal is
+    /// skipped.
+    #[arg(value_name = "FRAME")]
+    pub frames: Vec<PathBuf>,
+    /// Gallery made by `tablelens enroll` (needed for photos).
+    #[arg(long, value_name = "GALLERY")]
+    pub gallery: Option<PathBuf>,
+    /// The game journal (SQLite); created when missing, continued when present.
+    #[arg(long, value_name = "FILE")]
+    pub journal: PathBuf,
+    /// Events as JSON lines.
+    #[arg(long)]
+    pub json: bool,
+    /// Start a new game in the journal instead of continuing the last one.
+    #[arg(long)]
+    pub new_game: bool,
+    /// Afterwards, write the whole game as JSON (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
+    /// Afterwards, write the whole game as Markdown (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    pub export_md: Option<PathBuf>,
+}
+
+/// `tablelens journal`.
+#[derive(Debug, Args)]
+pub struct JournalArgs {
+    /// The game journal written by `tablelens follow`.
+    #[arg(value_name = "FILE")]
+    pub journal: PathBuf,
+    /// Write the game as JSON (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
+    /// Write the game as Markdown (`-` for standard output). With no option at all, the
+    /// Markdown is printed.
+    #[arg(long, value_name = "FILE")]
+    pub export_md: Option<PathBuf>,
+    /// Put a vanished token back: `PIECE:TOKEN` with the `piece` of a `token_missing`
+    /// event (e.g. `3:+1`). Recorded as a correction.
+    #[arg(long, value_name = "PIECE:TOKEN")]
+    pub restore_token: Option<String>,
+    /// Events of a correction as JSON lines.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `tablelens enroll`.

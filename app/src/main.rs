@@ -7,6 +7,7 @@ mod catalogue_source;
 mod cli;
 mod commands;
 mod error;
+mod journal;
 mod report;
 
 use clap::Parser;

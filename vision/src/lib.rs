@@ -6,8 +6,11 @@
 //! - [`perceive`] finds, identifies and places every card and token in a photo: an ONNX
 //!   detector and embedder run by tract, a gallery of the player's own pieces, and the
 //!   assembly of the layout.
+//! - [`follow`] follows a game over frames: stable pieces, token memory, arrivals, battles.
+//! - [`npy`] writes the training data the examples make for `models/train`.
 #![warn(missing_docs)]
 
+pub mod follow;
 pub mod npy;
 pub mod perceive;
 pub mod render;

@@ -7,6 +7,8 @@ mod check;
 mod demo;
 mod enroll;
 mod eval;
+mod follow;
+mod journal;
 mod render;
 
 use crate::catalogue_source;
@@ -28,6 +30,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Enroll(a)) => enroll::run(&catalogue()?, &a),
         Some(Command::Analyze(a)) => analyze::run(&catalogue()?, &a),
         Some(Command::Eval(a)) => eval::run(&catalogue()?, &a),
+        Some(Command::Follow(a)) => follow::run(&catalogue()?, &a),
+        Some(Command::Journal(a)) => journal::run(&catalogue()?, &a),
     }
 }
 

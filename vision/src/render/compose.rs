@@ -41,11 +41,47 @@ pub fn render(
     options: &SceneOptions,
 ) -> Scene {
     let state = scene::generate(cat, &mut stream(seed, index, "layout"));
-    render_state(cat, cache, &state, seed, index, options)
+    render_state(cat, cache, &state, seed, index, options, None)
+}
+
+fn style_pick(o: &SceneOptions, seed: u64, index: u64) -> StylePick {
+    let r = &mut stream(seed, index, "styles");
+    let cards = *o.style_pool.choose(r).unwrap_or(&0);
+    let tokens = if r.gen_bool(0.7) {
+        cards
+    } else {
+        *o.style_pool.choose(r).unwrap_or(&0)
+    };
+    let mixed = r.gen_bool(o.mixed_styles).then(|| o.style_pool.clone());
+    StylePick {
+        cards,
+        tokens,
+        mixed,
+    }
+}
+
+/// The table points (mm) of every piece's outline that [`render_state`] would place:
+/// the union over the states of a frame sequence frames every one of them alike.
+pub fn outline_points(
+    cat: &Catalogue,
+    state: &GameState,
+    seed: u64,
+    index: u64,
+    options: &SceneOptions,
+) -> Vec<(f64, f64)> {
+    let o = sane(options);
+    let pieces = placement::place(
+        cat,
+        state,
+        &style_pick(&o, seed, index),
+        &mut stream(seed, index, "place"),
+    );
+    pieces.iter().flat_map(|p| p.outline_corners()).collect()
 }
 
 /// Renders a given game state; `seed` and `index` choose everything else (placement,
-/// camera, light, surface, distractors, effects).
+/// camera, light, surface, distractors, effects). `frame` gives the table points the
+/// camera frames (by default those of the state's own pieces).
 pub fn render_state(
     cat: &Catalogue,
     cache: &mut FaceCache,
@@ -53,31 +89,22 @@ pub fn render_state(
     seed: u64,
     index: u64,
     options: &SceneOptions,
+    frame: Option<&[(f64, f64)]>,
 ) -> Scene {
     let o = sane(options);
-    let styles = {
-        let r = &mut stream(seed, index, "styles");
-        let cards = *o.style_pool.choose(r).unwrap_or(&0);
-        let tokens = if r.gen_bool(0.7) {
-            cards
-        } else {
-            *o.style_pool.choose(r).unwrap_or(&0)
-        };
-        let mixed = r.gen_bool(o.mixed_styles).then(|| o.style_pool.clone());
-        StylePick {
-            cards,
-            tokens,
-            mixed,
-        }
-    };
+    let styles = style_pick(&o, seed, index);
     let pieces = placement::place(cat, state, &styles, &mut stream(seed, index, "place"));
-    let points: Vec<(f64, f64)> = pieces.iter().flat_map(|p| p.outline_corners()).collect();
+    let own: Vec<(f64, f64)> = pieces.iter().flat_map(|p| p.outline_corners()).collect();
+    let points: Vec<(f64, f64)> = match frame {
+        Some(f) if !f.is_empty() => f.to_vec(),
+        _ => own,
+    };
     let mut shot = Shot::random(&mut stream(seed, index, "camera"));
     {
         // People often turn the phone so the long side of the layout runs along the long
         // side of the picture; sometimes they don't.
         let r = &mut stream(seed, index, "framing");
-        let e = placement::extent(&pieces);
+        let e = points_extent(&points);
         let wide_img = o.width >= o.height;
         let wide_table = e.w >= e.h;
         if r.gen_bool(0.6) {
@@ -103,7 +130,7 @@ pub fn render_state(
     surfaces::paint(&mut canvas, &table, surface.as_ref(), 2);
 
     let pieces_box = image_box(&cam, &points);
-    let play = placement::extent(&pieces);
+    let play = points_extent(&points);
     let play = Rect::new(play.x - 5.0, play.y - 5.0, play.w + 10.0, play.h + 10.0);
     let dctx = distractors::Ctx {
         cam: &cam,
@@ -181,6 +208,22 @@ pub fn render_state(
         image: canvas.to_image(),
         truth: truth(state, &pieces, &cam),
     }
+}
+
+fn points_extent(points: &[(f64, f64)]) -> Rect {
+    let mut b = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+    for &(x, y) in points {
+        b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y));
+    }
+    if b.0 > b.2 {
+        return Rect::new(0.0, 0.0, 1.0, 1.0);
+    }
+    Rect::new(
+        b.0 as f32,
+        b.1 as f32,
+        (b.2 - b.0) as f32,
+        (b.3 - b.1) as f32,
+    )
 }
 
 fn image_box(cam: &Camera, points: &[(f64, f64)]) -> (f64, f64, f64, f64) {

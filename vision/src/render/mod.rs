@@ -42,6 +42,7 @@ pub mod placement;
 pub mod raster;
 pub mod scene;
 pub mod seeds;
+pub mod sequence;
 pub mod style;
 pub mod surfaces;
 pub mod text;
@@ -159,18 +160,7 @@ impl<'a> Renderer<'a> {
         index: u64,
         options: &SceneOptions,
     ) -> Scene {
-        let mut full = layout.clone();
-        full.cities = layout.full_cities();
-        let mut destroyed_districts: [Vec<u32>; 5] = Default::default();
-        for c in &full.cities {
-            if !c.destroyed {
-                destroyed_districts[c.id.index()] = (1..=c.districts_destroyed.min(4)).collect();
-            }
-        }
-        let state = scene::GameState {
-            layout: full,
-            destroyed_districts,
-        };
+        let state = sequence::state_of(layout);
         compose::render_state(
             self.catalogue,
             &mut self.cache,
@@ -178,7 +168,47 @@ impl<'a> Renderer<'a> {
             seed,
             index,
             options,
+            None,
         )
+    }
+
+    /// Renders the frames of one game as a fixed camera sees them: every frame with the
+    /// same `seed` and `index` (same camera, light and table), framed alike, each piece
+    /// where it was in the other frames, then shifted by up to `jitter` pixels (camera
+    /// shake) and, where a frame has a hand, with a skin-coloured hand painted over the
+    /// table and the pieces it covers dropped from that frame's truth.
+    pub fn render_sequence(
+        &mut self,
+        frames: &[sequence::SequenceFrame],
+        seed: u64,
+        index: u64,
+        options: &SceneOptions,
+        jitter: f32,
+    ) -> Vec<Scene> {
+        let states: Vec<scene::GameState> = frames
+            .iter()
+            .map(|f| sequence::state_of(&f.layout))
+            .collect();
+        let points: Vec<(f64, f64)> = states
+            .iter()
+            .flat_map(|s| compose::outline_points(self.catalogue, s, seed, index, options))
+            .collect();
+        let mut out = Vec::with_capacity(frames.len());
+        for (i, (f, state)) in frames.iter().zip(&states).enumerate() {
+            let scene = compose::render_state(
+                self.catalogue,
+                &mut self.cache,
+                state,
+                seed,
+                index,
+                options,
+                Some(&points),
+            );
+            out.push(sequence::shake_and_hand(
+                scene, f, seed, index, i as u64, jitter,
+            ));
+        }
+        out
     }
 }
 

@@ -9,6 +9,7 @@ use super::faces::{
 };
 use super::geom::{Mat3, Rect};
 use super::scene::GameState;
+use super::seeds;
 use super::style::FaceStyle;
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -188,7 +189,12 @@ pub fn place(
     let mut tokens = Vec::new();
     let mut markers = Vec::new();
 
+    // Each piece draws its jitter from its own stream (city, side, place in the column,
+    // card), so that adding or removing a piece, a module or a token leaves every other
+    // piece where it was: frame sequences of one game stay put.
+    let base: u64 = r.gen();
     for (ci, city) in state.layout.cities.iter().enumerate() {
+        let r = &mut seeds::rng(&[base, ci as u64, seeds::hash_str("city")]);
         let cx = ci as f64 * (cw + h.city_gap) + r.gen_range(-1.5..1.5);
         let cy = r.gen_range(-1.5..1.5);
         let city_pose = Pose {
@@ -227,11 +233,27 @@ pub fn place(
         for side in [Side::Moloch, Side::Outpost] {
             let units = city.side(side);
             let dir = if side == Side::Moloch { -1.0 } else { 1.0 };
-            let steps: Vec<f64> = (0..units.len())
-                .map(|_| (h.step + r.gen_range(-0.03..0.05)).clamp(0.6, 1.08))
+            let unit_rng = |ui: usize, card: &str, what: &str| {
+                seeds::rng(&[
+                    base,
+                    ci as u64,
+                    seeds::hash_str(side.as_str()),
+                    ui as u64,
+                    seeds::hash_str(card),
+                    seeds::hash_str(what),
+                ])
+            };
+            let steps: Vec<f64> = units
+                .iter()
+                .enumerate()
+                .map(|(ui, u)| {
+                    let r = &mut unit_rng(ui, &u.card, "step");
+                    (h.step + r.gen_range(-0.03..0.05)).clamp(0.6, 1.08)
+                })
                 .collect();
             let mut along = ch * 0.5 + h.column_gap + ch * 0.5;
             for (ui, unit) in units.iter().enumerate() {
+                let r = &mut unit_rng(ui, &unit.card, "card");
                 let angle = if side == Side::Moloch { PI } else { 0.0 } + jitter_angle(&h, r);
                 let pose = Pose {
                     x: cx + r.gen_range(-1.0..1.0) * h.lateral,
@@ -241,6 +263,7 @@ pub fn place(
                 };
                 let style = styles.card(r);
                 if let Some(m) = &unit.module {
+                    let r = &mut unit_rng(ui, &unit.card, "module");
                     let strip = r.gen_range(10.0..14.0);
                     let dy = r.gen_range(-2.5..2.5);
                     // Shift along the robot's own axes: right by the strip, a little up or down.
@@ -286,7 +309,7 @@ pub fn place(
                     ui,
                     &h,
                     styles,
-                    r,
+                    &mut unit_rng(ui, &unit.card, "tokens"),
                     &mut tokens,
                 );
                 along += steps[ui] * ch;
