@@ -31,20 +31,27 @@ GH, GW = H // STRIDE, W // STRIDE
 CLASSES = 1  # cards only: tokens, markers and module strips are read on each card
 OFFSET_SCALE = 32.0
 INPUT = (3, H, W)
+# Features at strides 4, 8 and 16 (the last sees a whole card and its neighbours), joined
+# back at stride 4, where the heat map and the corners are read.
 SPEC = [
-    nets.conv("s1", 3, 8, stride=2),
-    nets.conv("s2", 8, 16, stride=2),
-    nets.conv("s3", 16, 16),
+    nets.conv("s1", 3, 16, stride=2),
+    nets.conv("s2", 16, 24, stride=2),
     ("save", "stride4"),
-    nets.conv("d1", 16, 32, stride=2),
-    nets.conv("d2", 32, 32),
-    nets.conv("d3", 32, 32, dilation=2),
-    nets.conv("d4", 32, 32, dilation=4),
+    nets.conv("d1", 24, 48, stride=2),
+    nets.conv("d2", 48, 48),
+    nets.conv("d3", 48, 48, dilation=2),
+    ("save", "stride8"),
+    nets.conv("e1", 48, 64, stride=2),
+    nets.conv("e2", 64, 64, dilation=2),
+    nets.conv("e3", 64, 64, dilation=4),
+    ("up2",),
+    ("concat", "stride8"),
+    nets.conv("u1", 112, 48, k=1),
     ("up2",),
     ("concat", "stride4"),
-    nets.conv("m1", 48, 16, k=1),
-    nets.conv("m2", 16, 16),
-    nets.conv("head", 16, CLASSES + 8, k=1, relu=False),
+    nets.conv("m1", 72, 24, k=1),
+    nets.conv("m2", 24, 24),
+    nets.conv("head", 24, CLASSES + 8, k=1, relu=False),
 ]
 
 
@@ -88,6 +95,20 @@ def targets(pieces):
     return heat, off, alt, mask
 
 
+def flip(x, heat, off, alt, mask, horizontal):
+    """Mirrors a batch and its targets. Offsets are relative to their cell, so mirroring
+    negates one coordinate; the corners, still clockwise from a top-left, change places."""
+    axis, coord, order = (3, 0, [1, 0, 3, 2]) if horizontal else (2, 1, [3, 2, 1, 0])
+
+    def corners(o):
+        o = np.flip(o, axis=axis).reshape(o.shape[0], 4, 2, GH, GW).copy()
+        o[:, :, coord] *= -1
+        return o[:, order].reshape(o.shape[0], 8, GH, GW)
+
+    return (np.flip(x, axis=axis), np.flip(heat, axis=axis), corners(off), corners(alt),
+            np.flip(mask, axis=axis - 1))
+
+
 def focal(pred_logits, gt):
     p = jax.nn.sigmoid(pred_logits)
     p = jnp.clip(p, 1e-4, 1 - 1e-4)
@@ -99,9 +120,47 @@ def focal(pred_logits, gt):
     return (pos_loss.sum() + neg_loss.sum()) / n
 
 
+def score(fwd, params, images, pieces, idx):
+    """Card recall and precision at the two thresholds tablelens uses (a peak within 2.5
+    cells of a card's centre finds it), and the median corner error as a share of the card."""
+    from numpy.lib.stride_tricks import sliding_window_view
+    out = {}
+    found = {0.35: [0, 0, 0], 0.15: [0, 0, 0]}  # hits, cards, peaks
+    errors = []
+    for start in range(0, len(idx), 16):
+        b = idx[start:start + 16]
+        pred = np.asarray(fwd(params, to_input(images[b])))
+        for k, i in enumerate(b):
+            h = 1 / (1 + np.exp(-pred[k, 0]))
+            win = sliding_window_view(np.pad(h, 1, constant_values=-1), (3, 3)).max(axis=(2, 3))
+            cards = [np.array(p["corners"], np.float32) for p in pieces[i] if p["class"] == 0]
+            for thr, f in found.items():
+                peaks = np.argwhere((h >= win) & (h > thr))
+                f[1] += len(cards)
+                f[2] += len(peaks)
+                for c in cards:
+                    cy, cx = c.mean(axis=0)[::-1] / STRIDE
+                    d = np.hypot(peaks[:, 0] - cy, peaks[:, 1] - cx) if len(peaks) else np.array([])
+                    if len(d) and d.min() < 2.5:
+                        f[0] += 1
+                        if thr == 0.15:
+                            y, x = peaks[d.argmin()]
+                            cell = np.array([(x + 0.5) * STRIDE, (y + 0.5) * STRIDE])
+                            got = pred[k, CLASSES:, y, x].reshape(4, 2) * OFFSET_SCALE + cell
+                            side = np.mean(np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1))
+                            e = min(np.linalg.norm(got - c, axis=1).mean(),
+                                    np.linalg.norm(got - np.roll(c, 2, axis=0), axis=1).mean())
+                            errors.append(e / side)
+    for thr, (hits, cards, peaks) in found.items():
+        out[f"recall_at_{thr}"] = hits / max(cards, 1)
+        out[f"precision_at_{thr}"] = min(hits, peaks) / max(peaks, 1)
+    out["median_corner_error"] = float(np.median(errors)) if errors else None
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", required=True)
+    ap.add_argument("--data", required=True, nargs="+", help="one or more folders made by make_dataset")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "detector.onnx"))
     ap.add_argument("--steps", type=int, default=4000)
     ap.add_argument("--batch", type=int, default=8)
@@ -112,10 +171,18 @@ def main():
     ap.add_argument("--checkpoint-every", type=int, default=0, help="also write the ONNX every N steps")
     args = ap.parse_args()
 
-    images = load_npy(args.data, "det_images.npy")
-    pieces = load_json(args.data, "det_pieces.json")
+    # Each folder's last `--holdout` frames are on held-out face styles: scored, never trained on.
+    images, pieces, train_idx, hold_idx = [], [], [], []
+    for d in args.data:
+        im = load_npy(d, "det_images.npy")
+        start = sum(len(i) for i in images)
+        train_idx += range(start, start + len(im) - args.holdout)
+        hold_idx += range(start + len(im) - args.holdout, start + len(im))
+        images.append(im)
+        pieces += load_json(d, "det_pieces.json")
+    images = np.concatenate(images)
     n = len(images)
-    train_idx = np.arange(n - args.holdout)
+    train_idx, hold_idx = np.array(train_idx), np.array(hold_idx)
     print(f"{n} images, {len(train_idx)} for training")
     clock = Clock()
     tg = [targets(p) for p in pieces]
@@ -130,7 +197,7 @@ def main():
         params = nets.load_onnx_params(args.init, params)
         print(f"started from {args.init}")
     print(f"detector: {nets.param_count(params)} parameters, {nets.macs(SPEC, INPUT) / 1e6:.0f} M MACs per frame")
-    sched = optax.warmup_cosine_decay_schedule(1e-4, args.peak_lr, 200, args.steps, 2e-5)
+    sched = optax.warmup_cosine_decay_schedule(1e-4, args.peak_lr, min(200, args.steps // 4), args.steps, 2e-5)
     opt = optax.adamw(sched, weight_decay=1e-4)
     state = opt.init(params)
 
@@ -156,7 +223,12 @@ def main():
         # photometric jitter on top of the renderer's own
         x = x * rng.uniform(0.8, 1.2, (len(b), 1, 1, 3)) + rng.uniform(-15, 15, (len(b), 1, 1, 1))
         x = to_input(np.clip(x, 0, 255).astype(np.uint8))
-        params, state, loss, (lh, lo) = step(params, state, x, heat[b], off[b], alt[b], mask[b])
+        batch = (x, heat[b], off[b], alt[b], mask[b])
+        if rng.random() < 0.5:
+            batch = flip(*batch, horizontal=True)
+        if rng.random() < 0.5:
+            batch = flip(*batch, horizontal=False)
+        params, state, loss, (lh, lo) = step(params, state, *[np.ascontiguousarray(a) for a in batch])
         if it % 100 == 0 or it == args.steps - 1:
             print(f"{clock} step {it:5d} loss {float(loss):.3f} heat {float(lh):.3f} corners {float(lo):.3f}", flush=True)
         if args.checkpoint_every and it and it % args.checkpoint_every == 0:
@@ -164,10 +236,12 @@ def main():
             print(f"{clock} checkpoint written at step {it}", flush=True)
 
     nets.export_onnx(SPEC, params, INPUT, args.out, f"tablelens piece detector; {args.steps} steps")
-    np.save(os.path.splitext(args.out)[0] + ".holdout_pred.npy",
-            np.asarray(jax.jit(lambda p, x: nets.forward(SPEC, p, x))(params, to_input(images[-8:]))))
+    fwd = jax.jit(lambda p, x: nets.forward(SPEC, p, x))
+    scores = {f"heldout_{k}": v for k, v in score(fwd, params, images, pieces, hold_idx).items()}
+    print("held out:", scores)
     with open(os.path.splitext(args.out)[0] + ".metrics.json", "w") as f:
-        json.dump({"steps": args.steps, "params": nets.param_count(params), "macs": nets.macs(SPEC, INPUT),
+        json.dump({**scores, "heldout_frames": int(len(hold_idx)),
+                   "steps": args.steps, "params": nets.param_count(params), "macs": nets.macs(SPEC, INPUT),
                    "train_images": int(len(train_idx)), "final_loss": float(loss),
                    "train_seconds": round(float(str(clock).strip()[:-1]))}, f, indent=1)
     print(f"wrote {args.out}")

@@ -3,33 +3,19 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use tablelens_engine::Catalogue;
-use tablelens_vision::perceive::identify::{class_of, crop, face_crop};
+use tablelens_vision::perceive::identify::{crop, gallery_of};
 use tablelens_vision::perceive::{
     embedder_fingerprint, Analyzer, Embedder, Gallery, PieceClass, EMBEDDER_ONNX,
 };
 use tablelens_vision::render::{face, Renderer, SceneOptions};
 
 fn gallery(cat: &Catalogue, embedder: &Embedder) -> Gallery {
-    let ids = cat.component_ids();
-    let crops: Vec<_> = ids
-        .iter()
-        .filter_map(|id| face(cat, id, 0).map(|f| face_crop(&f, class_of(cat, id))))
+    let faces = cat
+        .component_ids()
+        .into_iter()
+        .filter_map(|id| face(cat, &id, 0).map(|f| (id, f)))
         .collect();
-    let embeddings = embedder.embed(&crops).expect("embed faces");
-    Gallery {
-        model: embedder_fingerprint(),
-        entries: ids
-            .iter()
-            .zip(embeddings)
-            .map(
-                |(id, e)| tablelens_vision::perceive::identify::GalleryEntry {
-                    id: id.clone(),
-                    class: class_of(cat, id),
-                    embedding: e.to_vec(),
-                },
-            )
-            .collect(),
-    }
+    gallery_of(cat, embedder, &embedder_fingerprint(), faces).expect("embed faces")
 }
 
 fn bench(c: &mut Criterion) {

@@ -3,8 +3,11 @@
 //! tablelens runs at the table, so training sees exactly what inference sees.
 //!
 //! ```sh
-//! cargo run --release -p tablelens-vision --example make_dataset -- DIR [TRAIN_STYLES] [EVAL_STYLES] [SCENES_PER_STYLE] [DETECTOR_SCENES]
+//! cargo run --release -p tablelens-vision --example make_dataset -- DIR [TRAIN_STYLES] [EVAL_STYLES] [SCENES_PER_STYLE] [DETECTOR_SCENES] [FIRST_SCENE]
 //! ```
+//!
+//! SCENES_PER_STYLE 0 skips the embedder's data; FIRST_SCENE starts the detector's frames
+//! further on, for more frames unlike the ones already made.
 
 use image::RgbImage;
 use rand::{Rng, SeedableRng};
@@ -44,6 +47,7 @@ fn run() -> Result<(), String> {
     let eval_styles = arg(3, 8)?;
     let per_style = arg(4, 5)?;
     let det_scenes = arg(5, 1200)?;
+    let first_scene = arg(6, 0)?;
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let cat = Catalogue::bundled();
     let comps = cat.component_ids();
@@ -79,68 +83,71 @@ fn run() -> Result<(), String> {
     )
     .map_err(|e| e.to_string())?;
 
-    // Gallery: every component of every style, cropped as enrolment crops it.
-    let mut gallery = Vec::new();
-    let mut glabels = Vec::new();
-    for &s in &styles {
-        for (ci, id) in comps.iter().enumerate() {
-            let Some(img) = face(&cat, id, s) else {
-                continue;
-            };
-            gallery.push(face_crop(&img, class_of(&cat, id)));
-            glabels.extend([style_index(s), ci as i32]);
-        }
-    }
-    npy::write_images(&out.join("emb_gallery.npy"), &gallery)?;
-    npy::write_i32(&out.join("emb_glabels.npy"), &glabels, 2)?;
-    eprintln!("gallery: {} faces", gallery.len());
-
-    // Queries: pieces cut out of scenes of one style each, by their true corners, jittered
-    // as a detector's would be. Two threads share the scenes.
-    let jobs: Vec<(u64, u64)> = styles
-        .iter()
-        .flat_map(|&s| (0..per_style).map(move |k| (s, k)))
-        .collect();
-    let results = parallel(&jobs, |&(s, k)| {
-        let mut renderer = Renderer::new(&cat);
-        let options = SceneOptions {
-            style_pool: vec![s],
-            mixed_styles: 0.0,
-            ..SceneOptions::default()
-        };
-        let scene = renderer.render(0x5eed ^ s, k, &options);
-        let mut rng = ChaCha8Rng::seed_from_u64(s * 1000 + k);
-        let mut crops = Vec::new();
-        let mut labels = Vec::new();
-        for t in truth_pieces(&scene.truth) {
-            let Some(ci) = comps.iter().position(|c| *c == t.id) else {
-                continue;
-            };
-            let side = side_of(&t.corners);
-            let jitter = 0.03 * side;
-            let mut c = t.corners;
-            for p in c.iter_mut() {
-                p[0] += rng.gen_range(-jitter..=jitter);
-                p[1] += rng.gen_range(-jitter..=jitter);
+    // Embedder data (skipped when SCENES_PER_STYLE is 0).
+    if per_style > 0 {
+        // Gallery: every component of every style, cropped as enrolment crops it.
+        let mut gallery = Vec::new();
+        let mut glabels = Vec::new();
+        for &s in &styles {
+            for (ci, id) in comps.iter().enumerate() {
+                let Some(img) = face(&cat, id, s) else {
+                    continue;
+                };
+                gallery.push(face_crop(&img, class_of(&cat, id)));
+                glabels.extend([style_index(s), ci as i32]);
             }
-            crops.push(crop(&scene.image, t.class, &c));
-            labels.extend([style_index(s), ci as i32]);
         }
-        (crops, labels)
-    });
-    let mut queries = Vec::new();
-    let mut qlabels = Vec::new();
-    for (c, l) in results {
-        queries.extend(c);
-        qlabels.extend(l);
+        npy::write_images(&out.join("emb_gallery.npy"), &gallery)?;
+        npy::write_i32(&out.join("emb_glabels.npy"), &glabels, 2)?;
+        eprintln!("gallery: {} faces", gallery.len());
+
+        // Queries: pieces cut out of scenes of one style each, by their true corners, jittered
+        // as a detector's would be. Two threads share the scenes.
+        let jobs: Vec<(u64, u64)> = styles
+            .iter()
+            .flat_map(|&s| (0..per_style).map(move |k| (s, k)))
+            .collect();
+        let results = parallel(&jobs, |&(s, k)| {
+            let mut renderer = Renderer::new(&cat);
+            let options = SceneOptions {
+                style_pool: vec![s],
+                mixed_styles: 0.0,
+                ..SceneOptions::default()
+            };
+            let scene = renderer.render(0x5eed ^ s, k, &options);
+            let mut rng = ChaCha8Rng::seed_from_u64(s * 1000 + k);
+            let mut crops = Vec::new();
+            let mut labels = Vec::new();
+            for t in truth_pieces(&scene.truth) {
+                let Some(ci) = comps.iter().position(|c| *c == t.id) else {
+                    continue;
+                };
+                let side = side_of(&t.corners);
+                let jitter = 0.03 * side;
+                let mut c = t.corners;
+                for p in c.iter_mut() {
+                    p[0] += rng.gen_range(-jitter..=jitter);
+                    p[1] += rng.gen_range(-jitter..=jitter);
+                }
+                crops.push(crop(&scene.image, t.class, &c));
+                labels.extend([style_index(s), ci as i32]);
+            }
+            (crops, labels)
+        });
+        let mut queries = Vec::new();
+        let mut qlabels = Vec::new();
+        for (c, l) in results {
+            queries.extend(c);
+            qlabels.extend(l);
+        }
+        npy::write_images(&out.join("emb_queries.npy"), &queries)?;
+        npy::write_i32(&out.join("emb_qlabels.npy"), &qlabels, 2)?;
+        eprintln!(
+            "queries: {} crops from {} scenes",
+            queries.len(),
+            jobs.len()
+        );
     }
-    npy::write_images(&out.join("emb_queries.npy"), &queries)?;
-    npy::write_i32(&out.join("emb_qlabels.npy"), &qlabels, 2)?;
-    eprintln!(
-        "queries: {} crops from {} scenes",
-        queries.len(),
-        jobs.len()
-    );
 
     // Detector frames: training styles, the last 100 on held-out styles.
     let holdout = 100.min(det_scenes);
@@ -152,7 +159,7 @@ fn run() -> Result<(), String> {
         } else {
             SceneOptions::training(train_styles)
         };
-        let scene = renderer.render(0xde7ec7, i, &options);
+        let scene = renderer.render(0xde7ec7, first_scene + i, &options);
         let (input, lb) = letterbox(&scene.image);
         let pieces: Vec<serde_json::Value> = truth_pieces(&scene.truth)
             .into_iter()

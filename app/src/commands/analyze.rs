@@ -48,7 +48,7 @@ pub fn run(catalogue: &Catalogue, args: &AnalyzeArgs) -> Result<(), CliError> {
                 analysis.layout.cities.len(),
                 cards,
                 analysis.layout.unknown.len(),
-                analysis.times.detect_ms + analysis.times.identify_ms + analysis.times.assemble_ms
+                analysis.times.total_ms()
             );
             match &result {
                 Some(r) => print!("{}", report::battle(catalogue, r)),

@@ -85,8 +85,12 @@ pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
         100.0 * r.layout_exact
     );
     println!(
-        "\nmedian time per frame: detect {:.1} ms, identify {:.1} ms, assemble {:.2} ms, total {:.1} ms",
-        r.median_ms.detect_ms, r.median_ms.identify_ms, r.median_ms.assemble_ms, r.median_total_ms
+        "\nmedian time per frame: detect {:.1} ms, refine {:.1} ms, identify {:.1} ms, assemble {:.2} ms, total {:.1} ms",
+        r.median_ms.detect_ms,
+        r.median_ms.refine_ms,
+        r.median_ms.identify_ms,
+        r.median_ms.assemble_ms,
+        r.median_total_ms
     );
     if !r.confusions.is_empty() {
         println!("\nmost frequent errors (truth -> seen):");

@@ -10,7 +10,7 @@
 //!   city, which lies on top); a marker belongs to the city card under it.
 //! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
 
-use super::detect::{Detection, PieceClass};
+use super::detect::{Detection, PieceClass, SURE_SCORE};
 use super::identify::{crop, Embedder, Gallery, Identity, MIN_SCORE, STRIP_SHARE};
 use super::resample::{apply, unit_square_to_quad};
 use super::tokens::TokenFinder;
@@ -89,6 +89,10 @@ pub fn identify_all(
         .zip(best)
         .filter_map(|(d, b)| {
             let (turned, id) = b?;
+            // A faint detection that no enrolled face matches is most likely not a card.
+            if d.score < SURE_SCORE && id.id.is_none() {
+                return None;
+            }
             Some(Piece {
                 class: d.class,
                 corners: if turned {

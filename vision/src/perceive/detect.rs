@@ -7,6 +7,7 @@
 //! each card ([`super::tokens`], [`super::assemble`]), where they are large.
 
 use super::nn::{push_chw, Net};
+use super::peaks::is_peak;
 use super::resample::area_resize;
 use super::VisionError;
 use image::{Rgb, RgbImage};
@@ -21,6 +22,11 @@ pub const STRIDE: u32 = 4;
 /// Corner offsets are predicted in units of this many input pixels.
 const OFFSET_SCALE: f32 = 32.0;
 const CLASSES: usize = 3;
+/// Heat-map peak from which a detection is kept at all.
+pub const MAYBE_SCORE: f32 = 0.06;
+/// Heat-map peak from which a detection stands on its own; below it, a card stands only
+/// if identification names it ([`super::assemble::identify_all`]).
+pub const SURE_SCORE: f32 = 0.35;
 
 /// What a detection looks like.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -141,7 +147,7 @@ impl Detector {
     pub fn load(bytes: &[u8]) -> Result<Detector, VisionError> {
         Ok(Detector {
             net: Net::load("detector", bytes, [1, 3, NET_H as usize, NET_W as usize])?,
-            thresholds: [0.35, 0.35, 0.35],
+            thresholds: [MAYBE_SCORE; CLASSES],
         })
     }
 
@@ -197,27 +203,7 @@ pub fn decode(
                 if v < logit_thr {
                     continue;
                 }
-                let mut peak = true;
-                'nb: for dy in -1i32..=1 {
-                    for dx in -1i32..=1 {
-                        let (ny, nx) = (y as i32 + dy, x as i32 + dx);
-                        if (dy, dx) == (0, 0)
-                            || ny < 0
-                            || nx < 0
-                            || ny >= gh as i32
-                            || nx >= gw as i32
-                        {
-                            continue;
-                        }
-                        let n = at(c, ny as usize, nx as usize);
-                        // Ties go to the first cell in scan order.
-                        if n > v || (n == v && (dy < 0 || (dy == 0 && dx < 0))) {
-                            peak = false;
-                            break 'nb;
-                        }
-                    }
-                }
-                if !peak {
+                if !is_peak(&out[c * plane..(c + 1) * plane], gw, gh, x, y, 1) {
                     continue;
                 }
                 let cx = (x as f32 + 0.5) * STRIDE as f32;

@@ -374,15 +374,11 @@ pub fn report(scores: &[SceneScore], times: &[StageTimes]) -> Report {
     r.layout_exact = ratio(exact, scores.len());
     r.median_ms = StageTimes {
         detect_ms: median(times.iter().map(|t| t.detect_ms).collect()),
+        refine_ms: median(times.iter().map(|t| t.refine_ms).collect()),
         identify_ms: median(times.iter().map(|t| t.identify_ms).collect()),
         assemble_ms: median(times.iter().map(|t| t.assemble_ms).collect()),
     };
-    r.median_total_ms = median(
-        times
-            .iter()
-            .map(|t| t.detect_ms + t.identify_ms + t.assemble_ms)
-            .collect(),
-    );
+    r.median_total_ms = median(times.iter().map(|t| t.total_ms()).collect());
     let mut c: Vec<(String, usize)> = confusions.into_iter().collect();
     c.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     c.truncate(15);

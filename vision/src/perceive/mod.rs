@@ -12,6 +12,7 @@ pub mod detect;
 pub mod eval;
 pub mod identify;
 pub mod nn;
+pub mod peaks;
 pub mod refine;
 pub mod resample;
 pub mod tokens;
@@ -23,12 +24,15 @@ use tablelens_engine::{Catalogue, Layout};
 
 pub use detect::{Detection, Detector, PieceClass};
 pub use identify::{Embedder, Gallery};
+pub use refine::Refiner;
 pub use tokens::TokenFinder;
 
 /// The detector model, built into the binary.
 pub const DETECTOR_ONNX: &[u8] = include_bytes!("../../../models/detector.onnx");
 /// The embedder model, built into the binary.
 pub const EMBEDDER_ONNX: &[u8] = include_bytes!("../../../models/embedder.onnx");
+/// The corner refiner model, built into the binary.
+pub const REFINER_ONNX: &[u8] = include_bytes!("../../../models/refiner.onnx");
 /// The token finder model, built into the binary.
 pub const TOKENS_ONNX: &[u8] = include_bytes!("../../../models/tokens.onnx");
 
@@ -71,10 +75,19 @@ impl std::error::Error for VisionError {}
 pub struct StageTimes {
     /// Detection (resize and detector).
     pub detect_ms: f64,
+    /// Refining the corners of every card found.
+    pub refine_ms: f64,
     /// Cropping and embedding every piece.
     pub identify_ms: f64,
     /// Building the layout.
     pub assemble_ms: f64,
+}
+
+impl StageTimes {
+    /// The whole analysis.
+    pub fn total_ms(&self) -> f64 {
+        self.detect_ms + self.refine_ms + self.identify_ms + self.assemble_ms
+    }
 }
 
 /// One analysed frame.
@@ -94,6 +107,7 @@ pub struct Analysis {
 #[derive(Debug)]
 pub struct Analyzer {
     detector: Detector,
+    refiner: Refiner,
     embedder: Embedder,
     tokens: TokenFinder,
     gallery: Gallery,
@@ -111,6 +125,7 @@ impl Analyzer {
         }
         Ok(Analyzer {
             detector: Detector::load(DETECTOR_ONNX)?,
+            refiner: Refiner::load(REFINER_ONNX)?,
             embedder: Embedder::load(EMBEDDER_ONNX)?,
             tokens: TokenFinder::load(TOKENS_ONNX)?,
             gallery,
@@ -127,6 +142,25 @@ impl Analyzer {
         &self.embedder
     }
 
+    /// Brings the corners of every card detection to the card's edges, then keeps one
+    /// detection of each card (two peaks on one card end up on the same corners).
+    fn refine(&self, frame: &RgbImage, detections: &mut Vec<Detection>) -> Result<(), VisionError> {
+        let cards: Vec<[[f32; 2]; 4]> = detections
+            .iter()
+            .filter(|d| d.class == PieceClass::Card)
+            .map(|d| d.corners)
+            .collect();
+        let refined = self.refiner.refine(frame, &cards)?;
+        let targets = detections
+            .iter_mut()
+            .filter(|d| d.class == PieceClass::Card);
+        for (d, c) in targets.zip(refined) {
+            d.corners = c;
+        }
+        *detections = refine::one_per_card(std::mem::take(detections));
+        Ok(())
+    }
+
     /// Analyses one frame.
     pub fn analyze(
         &self,
@@ -134,8 +168,10 @@ impl Analyzer {
         frame: &RgbImage,
     ) -> Result<Analysis, VisionError> {
         let t0 = Instant::now();
-        let detections = self.detector.detect(frame)?;
+        let mut detections = self.detector.detect(frame)?;
         let t1 = Instant::now();
+        self.refine(frame, &mut detections)?;
+        let tr = Instant::now();
         let pieces = assemble::identify_all(
             frame,
             &detections,
@@ -153,7 +189,8 @@ impl Analyzer {
             pieces,
             times: StageTimes {
                 detect_ms: ms(t0, t1),
-                identify_ms: ms(t1, t2),
+                refine_ms: ms(t1, tr),
+                identify_ms: ms(tr, t2),
                 assemble_ms: ms(t2, t3),
             },
         })

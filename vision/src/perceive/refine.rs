@@ -8,6 +8,7 @@
 //! The corners keep the order they came in (clockwise from the printed top-left, up to a
 //! half turn), so the refiner never decides which end is up.
 
+use super::detect::{Detection, PieceClass};
 use super::nn::{push_chw, Net};
 use super::resample::{apply, rectify, unit_square_to_quad};
 use super::VisionError;
@@ -161,16 +162,38 @@ impl Refiner {
     }
 }
 
+/// Keeps the strongest of card detections whose centres lie within a third of a card of
+/// each other: after refinement they are one card seen twice. Other classes pass as they
+/// are.
+pub fn one_per_card(mut detections: Vec<Detection>) -> Vec<Detection> {
+    detections.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let mut kept: Vec<Detection> = Vec::with_capacity(detections.len());
+    for d in detections {
+        let duplicate = d.class == PieceClass::Card
+            && kept.iter().any(|k| {
+                let (a, b) = (k.center(), d.center());
+                let gap = ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt();
+                k.class == PieceClass::Card && gap < size(&k.corners) / 4.0 / 3.0
+            });
+        if !duplicate {
+            kept.push(d);
+        }
+    }
+    kept
+}
+
+/// The perimeter of a quad.
+fn size(q: &[[f32; 2]; 4]) -> f32 {
+    (0..4)
+        .map(|i| {
+            let (a, b) = (q[i], q[(i + 1) % 4]);
+            ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+        })
+        .sum::<f32>()
+}
+
 /// A refined quad may move and resize a card, but not blow it up or collapse it.
 fn plausible(before: &[[f32; 2]; 4], after: &[[f32; 2]; 4]) -> bool {
-    let size = |q: &[[f32; 2]; 4]| {
-        (0..4)
-            .map(|i| {
-                let (a, b) = (q[i], q[(i + 1) % 4]);
-                ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
-            })
-            .sum::<f32>()
-    };
     let (s0, s1) = (size(before), size(after));
     s0 > 0.0 && s1 > 0.5 * s0 && s1 < 2.0 * s0
 }
@@ -210,5 +233,18 @@ mod tests {
             (WINDOW_W, WINDOW_H)
         );
         assert!(!plausible(&CARD, &[[0.0, 0.0]; 4]));
+    }
+
+    #[test]
+    fn two_detections_of_one_card_become_one_and_neighbours_stay() {
+        let det = |score: f32, dx: f32| Detection {
+            class: PieceClass::Card,
+            score,
+            corners: CARD.map(|p| [p[0] + dx, p[1]]),
+        };
+        let kept = one_per_card(vec![det(0.3, 2.0), det(0.8, 0.0), det(0.5, 70.0)]);
+        assert_eq!(kept.len(), 2);
+        assert_eq!(kept[0].score, 0.8);
+        assert_eq!(kept[1].score, 0.5);
     }
 }

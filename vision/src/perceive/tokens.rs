@@ -4,6 +4,7 @@
 //! over the card (stride 2); its peaks are mapped back to the frame.
 
 use super::nn::{push_chw, Net};
+use super::peaks::is_peak;
 use super::resample::{apply, rectify, unit_square_to_quad};
 use super::VisionError;
 use image::RgbImage;
@@ -92,25 +93,7 @@ impl TokenFinder {
                 if v < logit {
                     continue;
                 }
-                let mut peak = true;
-                for dy in -2i32..=2 {
-                    for dx in -2i32..=2 {
-                        let (ny, nx) = (y as i32 + dy, x as i32 + dx);
-                        if (dy, dx) == (0, 0)
-                            || ny < 0
-                            || nx < 0
-                            || ny >= gh as i32
-                            || nx >= gw as i32
-                        {
-                            continue;
-                        }
-                        let n = plane[ny as usize * gw + nx as usize];
-                        if n > v || (n == v && (dy < 0 || (dy == 0 && dx < 0))) {
-                            peak = false;
-                        }
-                    }
-                }
-                if !peak {
+                if !is_peak(plane, gw, gh, x, y, 2) {
                     continue;
                 }
                 let u = f64::from((x as f32 + 0.5) * STRIDE / CARD_CROP_W as f32);
