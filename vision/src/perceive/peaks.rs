@@ -20,6 +20,31 @@ pub fn is_peak(plane: &[f32], gw: usize, gh: usize, x: usize, y: usize, radius: 
     true
 }
 
+/// Where a peak's top really lies, as an offset of -0.5..0.5 cells from cell `(x, y)`: the
+/// vertex of the parabola through the cell and its two neighbours, on each axis.
+pub fn subcell(plane: &[f32], gw: usize, gh: usize, x: usize, y: usize) -> (f32, f32) {
+    let at = |x: usize, y: usize| plane[y * gw + x];
+    let vertex = |before: f32, here: f32, after: f32| {
+        let curve = before - 2.0 * here + after;
+        if curve < -1e-6 {
+            (0.5 * (before - after) / curve).clamp(-0.5, 0.5)
+        } else {
+            0.0
+        }
+    };
+    let dx = if x > 0 && x + 1 < gw {
+        vertex(at(x - 1, y), at(x, y), at(x + 1, y))
+    } else {
+        0.0
+    };
+    let dy = if y > 0 && y + 1 < gh {
+        vertex(at(x, y - 1), at(x, y), at(x, y + 1))
+    } else {
+        0.0
+    };
+    (dx, dy)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -39,5 +64,16 @@ mod tests {
         assert_eq!(peaks, vec![(1, 0), (3, 1), (0, 2)]);
         // A wider window lets the higher hill swallow the lower one.
         assert!(!is_peak(&plane, 4, 3, 1, 0, 2));
+    }
+
+    #[test]
+    fn subcell_finds_the_top_between_cells() {
+        // Samples of -(x - 2.3)^2 at x = 0..5: the top is 0.3 cells right of cell 2.
+        let plane: Vec<f32> = (0..5).map(|x| -((x as f32 - 2.3).powi(2))).collect();
+        let (dx, dy) = subcell(&plane, 5, 1, 2, 0);
+        assert!((dx - 0.3).abs() < 1e-4, "{dx}");
+        assert_eq!(dy, 0.0);
+        // A flat neighbourhood stays at the cell.
+        assert_eq!(subcell(&[1.0; 9], 3, 3, 1, 1), (0.0, 0.0));
     }
 }

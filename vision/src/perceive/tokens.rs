@@ -4,7 +4,7 @@
 //! over the card (stride 2); its peaks are mapped back to the frame.
 
 use super::nn::{push_chw, Net};
-use super::peaks::is_peak;
+use super::peaks::{is_peak, subcell};
 use super::resample::{apply, rectify, unit_square_to_quad};
 use super::VisionError;
 use image::RgbImage;
@@ -96,8 +96,9 @@ impl TokenFinder {
                 if !is_peak(plane, gw, gh, x, y, 2) {
                     continue;
                 }
-                let u = f64::from((x as f32 + 0.5) * STRIDE / CARD_CROP_W as f32);
-                let w = f64::from((y as f32 + 0.5) * STRIDE / CARD_CROP_H as f32);
+                let (dx, dy) = subcell(plane, gw, gh, x, y);
+                let u = f64::from((x as f32 + 0.5 + dx) * STRIDE / CARD_CROP_W as f32);
+                let w = f64::from((y as f32 + 0.5 + dy) * STRIDE / CARD_CROP_H as f32);
                 let (cx, cy) = apply(&m, u, w);
                 let (cx, cy) = (cx as f32, cy as f32);
                 found.push([
