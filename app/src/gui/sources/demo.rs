@@ -1,0 +1,135 @@
+//! The built-in demo table: a short scripted game (`app/data/demo_game.json`, legal
+//! layouts) rendered by the synthetic-table renderer with one camera for the whole game, a
+//! move every few seconds. The frames go through the real vision like camera frames do.
+
+use super::{Frame, Sequencer, Source, SourceError};
+use std::sync::Arc;
+use tablelens_engine::{Catalogue, Layout};
+use tablelens_vision::render::{faces::printed_strength, Renderer, SceneOptions};
+
+/// The scripted game: one layout per move.
+const GAME: &str = include_str!("../../../data/demo_game.json");
+/// Placement and camera of the demo (the same for every move).
+const SEED: u64 = 0xC0_4E07;
+/// Frame size of the demo.
+pub const SIZE: [u32; 2] = [1280, 720];
+
+/// The moves of the demo game.
+pub fn game(catalogue: &Catalogue) -> Result<Vec<Layout>, SourceError> {
+    let values: Vec<serde_json::Value> =
+        serde_json::from_str(GAME).map_err(|e| SourceError::Invalid(format!("demo game: {e}")))?;
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            Layout::from_json(&v.to_string(), catalogue)
+                .map_err(|e| SourceError::Invalid(format!("demo game, move {}: {e}", i + 1)))
+        })
+        .collect()
+}
+
+/// The catalogue of the demo's proxy pieces: the bundled one with every strength printed on
+/// a proxy face confirmed, as if a player had enrolled the proxies and read their values.
+pub fn catalogue(base: &Catalogue) -> Catalogue {
+    let mut toml = String::new();
+    for card in base.cards() {
+        if card.strength.is_none() || !card.confirmed {
+            if let Some(s) = printed_strength(card) {
+                toml.push_str(&format!("[cards.{}]\nstrength = {s}\n", card.id));
+            }
+        }
+    }
+    let mut cat = base.clone();
+    // The values come from the catalogue itself, so they always apply; on the unexpected
+    // error the demo simply keeps the catalogue as it was.
+    let _ = cat.apply_overrides(&toml);
+    cat
+}
+
+/// The demo game, rendered move by move on demand.
+#[derive(Debug)]
+pub struct DemoSource {
+    catalogue: Catalogue,
+    moves: Vec<Layout>,
+    frames: Vec<Option<Arc<image::RgbImage>>>,
+    seq: Sequencer,
+}
+
+impl DemoSource {
+    /// The demo, advancing every `step_s` seconds.
+    pub fn new(catalogue: &Catalogue, step_s: f32) -> Result<DemoSource, SourceError> {
+        let moves = game(catalogue)?;
+        Ok(DemoSource {
+            catalogue: catalogue.clone(),
+            frames: vec![None; moves.len()],
+            seq: Sequencer::new(moves.len(), step_s),
+            moves,
+        })
+    }
+}
+
+impl Source for DemoSource {
+    fn poll(&mut self) -> Result<Option<Frame>, SourceError> {
+        let Some(i) = self.seq.tick() else {
+            return Ok(None);
+        };
+        let options = SceneOptions {
+            distractors: false,
+            ..SceneOptions::default().sized(SIZE[0], SIZE[1])
+        };
+        let image = match &self.frames[i] {
+            Some(img) => img.clone(),
+            None => {
+                let scene =
+                    Renderer::new(&self.catalogue).render_layout(&self.moves[i], SEED, 0, &options);
+                let img = Arc::new(scene.image);
+                self.frames[i] = Some(img.clone());
+                img
+            }
+        };
+        Ok(Some(Frame {
+            image,
+            truth: Some(self.moves[i].clone()),
+            label: "demo".to_string(),
+            position: Some((i, self.seq.len())),
+        }))
+    }
+
+    fn step(&mut self, delta: i64) {
+        self.seq.step(delta);
+    }
+
+    fn set_paused(&mut self, paused: bool) {
+        self.seq.set_paused(paused);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tablelens_engine::{battle, check};
+
+    #[test]
+    fn every_move_of_the_demo_game_is_legal() {
+        let cat = catalogue(&Catalogue::bundled());
+        let moves = game(&cat).unwrap();
+        assert!(moves.len() >= 5);
+        for (i, m) in moves.iter().enumerate() {
+            let f = check(&cat, m);
+            assert!(
+                f.violations.is_empty(),
+                "move {}: {:?}",
+                i + 1,
+                f.violations
+            );
+            assert!(battle(&cat, m).is_ok());
+        }
+    }
+
+    #[test]
+    fn the_demo_catalogue_confirms_the_proxy_strengths() {
+        let cat = catalogue(&Catalogue::bundled());
+        let hunter = cat.card("hunter").unwrap();
+        assert!(hunter.confirmed && hunter.strength.is_some());
+    }
+}
