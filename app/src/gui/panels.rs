@@ -163,9 +163,9 @@ pub fn findings(ui: &mut egui::Ui, lang: Lang, view: &View) {
     for v in violations {
         ui.label(RichText::new(format!("• {v}")).color(MOLOCH));
     }
-    let n = warnings.len() + usize::from(unknown > 0);
-    ui.label(RichText::new(format!("{} ({n})", tr(lang, "warnings"))).strong());
-    if unknown > 0 {
+    ui.label(RichText::new(format!("{} ({})", tr(lang, "warnings"), warnings.len())).strong());
+    // The engine warns about unidentified pieces itself; without a battle, say it here.
+    if unknown > 0 && view.battle.is_none() {
         ui.label(RichText::new(format!("• {unknown} {}", tr(lang, "unidentified"))).color(WARN));
     }
     for w in warnings {

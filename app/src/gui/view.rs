@@ -84,7 +84,7 @@ impl View {
                 id: city.id,
                 seen: seen.contains(&city.id),
                 destroyed: city.destroyed,
-                active: active == Some(city.id),
+                active: has_cities && active == Some(city.id),
                 moloch: m.total,
                 outpost: o.total,
                 corners: city.corners,

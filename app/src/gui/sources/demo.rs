@@ -51,7 +51,8 @@ pub fn catalogue(base: &Catalogue) -> Catalogue {
 pub struct DemoSource {
     catalogue: Catalogue,
     moves: Vec<Layout>,
-    frames: Vec<Option<Arc<image::RgbImage>>>,
+    /// Each move's picture and true layout (with corners), once rendered.
+    frames: Vec<Option<(Arc<image::RgbImage>, Layout)>>,
     seq: Sequencer,
 }
 
@@ -73,23 +74,26 @@ impl Source for DemoSource {
         let Some(i) = self.seq.tick() else {
             return Ok(None);
         };
+        // A clean table: no blur, glare or distractors, so the demo shows the vision at its
+        // best rather than at its hardest.
         let options = SceneOptions {
             distractors: false,
+            effects: false,
             ..SceneOptions::default().sized(SIZE[0], SIZE[1])
         };
-        let image = match &self.frames[i] {
-            Some(img) => img.clone(),
+        let (image, truth) = match &self.frames[i] {
+            Some(f) => f.clone(),
             None => {
                 let scene =
                     Renderer::new(&self.catalogue).render_layout(&self.moves[i], SEED, 0, &options);
-                let img = Arc::new(scene.image);
-                self.frames[i] = Some(img.clone());
-                img
+                let f = (Arc::new(scene.image), scene.truth);
+                self.frames[i] = Some(f.clone());
+                f
             }
         };
         Ok(Some(Frame {
             image,
-            truth: Some(self.moves[i].clone()),
+            truth: Some(truth),
             label: "demo".to_string(),
             position: Some((i, self.seq.len())),
         }))
