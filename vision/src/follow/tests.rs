@@ -2,7 +2,7 @@
 //! arrivals, bonuses, battles, resuming.
 
 use super::*;
-use tablelens_engine::{CityLayout, Unit};
+use tablelens_engine::{battle, CityLayout, Unit};
 
 fn cat() -> Catalogue {
     Catalogue::bundled()
@@ -120,6 +120,37 @@ fn a_token_taken_off_a_card_is_reported_with_since() {
     assert!(run(&mut f, &off, 5).is_empty());
     let conf = f.confirmed().unwrap();
     assert_eq!(conf.layout.cities[0].moloch[0].tokens, [Token::Plus1]);
+}
+
+#[test]
+fn a_restored_token_counts_in_the_battle_judged_on_that_state() {
+    let mut f = Follower::new(TrackConfig::default());
+    let mut l = base();
+    run(&mut f, &l, 6);
+    // A card is played (the battle to come is judged on the state after it), and the
+    // Hornet's +1 is knocked off at the same time.
+    l.cities[0].outpost.push(unit("scout", &[]));
+    l.cities[0].moloch[0].tokens.clear();
+    let ev = run(&mut f, &l, 6);
+    let piece = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::TokenMissing { piece, .. } => Some(*piece),
+            _ => None,
+        })
+        .expect("token_missing");
+    let before = battle(&cat(), &f.confirmed().unwrap().layout).unwrap();
+    f.restore_token(piece, Token::Plus1).unwrap();
+    l.cities[0].districts_destroyed = 1;
+    let ev = run(&mut f, &l, 6);
+    let logged = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Battle { result, .. } => Some(result["moloch"]["total"].as_i64().unwrap()),
+            _ => None,
+        })
+        .expect("battle");
+    assert_eq!(logged, i64::from(before.moloch.total) + 1, "{ev:?}");
 }
 
 #[test]
