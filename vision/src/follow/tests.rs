@@ -153,6 +153,41 @@ fn a_restored_token_counts_in_the_battle_judged_on_that_state() {
     assert_eq!(logged, i64::from(before.moloch.total) + 1, "{ev:?}");
 }
 
+/// Units laid in a row beside the first city, by place in the column.
+fn in_a_row(cards: &[(&str, &[Token])]) -> Layout {
+    let mut l = base();
+    l.cities[0].outpost = cards
+        .iter()
+        .enumerate()
+        .map(|(k, (card, tokens))| {
+            let mut u = unit(card, tokens);
+            // Cards 60x85 with 75 between centres: one place is 0.72 of a card's diagonal,
+            // as in the renderer's columns.
+            let x = 100.0 + 75.0 * k as f32;
+            u.corners = Some([[x, 0.0], [x + 60.0, 0.0], [x + 60.0, 85.0], [x, 85.0]]);
+            u
+        })
+        .collect();
+    l
+}
+
+#[test]
+fn cards_sliding_along_their_column_keep_who_they_are() {
+    let mut f = Follower::new(TrackConfig::default());
+    let before = in_a_row(&[
+        ("trooper", &[]),
+        ("commando", &[Token::Plus1]),
+        ("bunker", &[]),
+    ]);
+    run(&mut f, &before, 6);
+    // The Trooper leaves; the others slide one place towards the city.
+    let after = in_a_row(&[("commando", &[Token::Plus1]), ("bunker", &[])]);
+    let ev = run(&mut f, &after, 8);
+    assert_eq!(kinds(&ev), ["confirmed"], "{ev:?}");
+    let conf = f.confirmed().unwrap();
+    assert_eq!(canonical(&conf.layout), canonical(&after));
+}
+
 #[test]
 fn arrivals_are_numbered_per_city_and_feed_the_emp_rule() {
     let mut f = Follower::new(TrackConfig::default());
