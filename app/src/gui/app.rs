@@ -1,8 +1,11 @@
 //! The app's state and the window's layout: the source bar on top, the frame with its
-//! overlay in the middle, the battle on the right, the status line at the bottom, and the
-//! correction and enrolment windows over them.
+//! overlay in the middle and the followed game's battle log under it, the battle (with what
+//! the followed game needs of the player) on the right, the status line at the bottom, and
+//! the correction and enrolment windows over them.
 
 use super::correction::{Correction, Corrections};
+use super::follow::FollowState;
+use super::game_panel::{self, GameAction};
 use super::i18n::{component_name, tr, Lang};
 use super::overlay::{self, OverlayOptions};
 use super::panels;
@@ -12,7 +15,7 @@ use super::sources::camera::CameraEntry;
 use super::sources::{demo, SourceSpec};
 use super::view::View;
 use super::wizard::{self, Wizard};
-use super::worker::{self, FromWorker, Seen, Status, ToWorker};
+use super::worker::{self, Files, FromWorker, Seen, Status, ToWorker};
 use eframe::egui::{self, Key, RichText};
 use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -64,6 +67,8 @@ pub struct TableLensApp {
     pub corrections: Corrections,
     /// The correction being edited.
     pub editor: Option<Editor>,
+    /// The followed game, as the worker last reported it.
+    pub follow: FollowState,
     paused: bool,
     /// The enrolment wizard, when open.
     pub wizard: Option<Wizard>,
@@ -101,6 +106,7 @@ impl TableLensApp {
             view: None,
             corrections: Corrections::default(),
             editor: None,
+            follow: FollowState::default(),
             paused: false,
             wizard: None,
             show_help: false,
@@ -135,21 +141,30 @@ impl TableLensApp {
         let (tx, worker_rx) = channel();
         let (worker_tx, rx) = channel();
         let repaint = ctx.clone();
+        let files = Files {
+            gallery: data_dir.as_ref().map(|d| d.join("gallery.json")),
+            journal: data_dir.as_ref().map(|d| d.join("journal.db")),
+        };
         let spawned = worker::spawn(
             catalogue,
-            data_dir.map(|d| d.join("gallery.json")),
+            files,
             worker_rx,
             worker_tx,
             Box::new(move || repaint.request_repaint()),
         );
         match spawned {
-            Ok(_) => app.link = Some(Link { tx, rx }),
+            Ok(_) => app.connect(tx, rx),
             Err(e) => app.message = Some(format!("cannot start the worker: {e}")),
         }
         if let Some(spec) = app.spec() {
             app.send(ToWorker::Open(spec));
         }
         app
+    }
+
+    /// Connects the app to a worker (tests connect their own channels).
+    pub fn connect(&mut self, tx: Sender<ToWorker>, rx: Receiver<FromWorker>) {
+        self.link = Some(Link { tx, rx });
     }
 
     fn lang(&self) -> Lang {
@@ -220,6 +235,7 @@ impl TableLensApp {
                 self.status = Status::Running;
                 self.rebuild_view();
             }
+            FromWorker::Follow(f) => self.follow = *f,
             FromWorker::Status(s) => self.status = s,
             FromWorker::Cameras(c) => self.cameras = c,
             FromWorker::Note(n) => self.note = Some(n),
@@ -297,9 +313,68 @@ impl TableLensApp {
             identity: e.identity.clone(),
             tokens: e.is_unit.then_some(tokens),
             netted: e.is_unit.then_some(e.netted),
+            // The tokens chosen here are all there is: none is kept on top of them.
+            pinned: Vec::new(),
             missed: 0,
         });
+        self.corrections_changed();
+    }
+
+    /// The corrections changed: the worker follows the game with them, the view shows them.
+    fn corrections_changed(&mut self) {
+        self.send(ToWorker::Corrections(self.corrections.clone()));
         self.rebuild_view();
+    }
+
+    /// Carries out what the player asked of the followed game.
+    pub fn game_action(&mut self, action: GameAction) {
+        match action {
+            GameAction::Restore { piece, token } => self.restore_token(piece, token),
+            GameAction::Dismiss(piece) => {
+                self.follow.bonus.retain(|b| b.piece != piece);
+                self.send(ToWorker::DismissBonus(piece));
+            }
+            GameAction::NewGame => {
+                self.follow = FollowState {
+                    journal: self.follow.journal.clone(),
+                    ..FollowState::default()
+                };
+                self.send(ToWorker::NewGame);
+            }
+        }
+    }
+
+    /// Puts a vanished token back: the follower counts it from now on (in the worker), and
+    /// the card on screen carries it as the player's correction, which sticks while the
+    /// card stays in view.
+    fn restore_token(&mut self, piece: u64, token: Token) {
+        self.send(ToWorker::RestoreToken { piece, token });
+        let Some(k) = self
+            .follow
+            .missing
+            .iter()
+            .position(|m| m.piece == piece && m.token == token)
+        else {
+            return;
+        };
+        let m = self.follow.missing.remove(k);
+        let place = self
+            .view
+            .as_ref()
+            .and_then(|v| v.place_of(m.city, m.side, &m.card, m.pos));
+        if let Some(corners) = place {
+            let mut c = self
+                .corrections
+                .at(&corners)
+                .cloned()
+                .unwrap_or(Correction {
+                    corners,
+                    ..Correction::default()
+                });
+            c.pinned.push(token);
+            self.corrections.set(c);
+            self.corrections_changed();
+        }
     }
 
     fn drain_worker(&mut self) {
@@ -445,6 +520,15 @@ impl TableLensApp {
             .default_size(420.0)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.battle_panel(ui, lang));
+            });
+        egui::Panel::bottom("battle_log")
+            .resizable(true)
+            .default_size(190.0)
+            .min_size(90.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| self.log_panel(ui, lang));
             });
         egui::CentralPanel::default().show(ui, |ui| self.frame_panel(ui, lang));
 
@@ -678,11 +762,29 @@ impl TableLensApp {
 
     fn battle_panel(&mut self, ui: &mut egui::Ui, lang: Lang) {
         let cat = self.catalogue_in_force().clone();
+        let action = game_panel::alerts(ui, &cat, lang, &self.follow);
+        self.frame_battle(ui, &cat, lang);
+        if let Some(a) = action {
+            self.game_action(a);
+        }
+    }
+
+    /// Under the frame: the battles of the followed game.
+    fn log_panel(&mut self, ui: &mut egui::Ui, lang: Lang) {
+        let cat = self.catalogue_in_force().clone();
+        if let Some(a) = game_panel::battle_log(ui, &cat, lang, &self.follow) {
+            self.game_action(a);
+        }
+    }
+
+    /// The battle on the table in the frame shown: totals, outcome, every unit's points,
+    /// what is wrong or uncertain, and the corrections in force.
+    fn frame_battle(&mut self, ui: &mut egui::Ui, cat: &Catalogue, lang: Lang) {
         let Some(view) = self.view().cloned() else {
             ui.label(tr(lang, "waiting"));
             return;
         };
-        panels::cities(ui, &cat, lang, &view.cities);
+        panels::cities(ui, cat, lang, &view.cities);
         ui.separator();
         let mut clicked = None;
         match &view.battle {
@@ -693,12 +795,12 @@ impl TableLensApp {
                 ui.label(tr(lang, "no_battle"));
             }
             Some(Ok(r)) => {
-                panels::outcome(ui, &cat, lang, r);
+                panels::outcome(ui, cat, lang, r);
                 if self.settings.show_truth {
-                    self.truth_line(ui, &cat, lang);
+                    self.truth_line(ui, cat, lang);
                 }
                 ui.separator();
-                if let Some((side, i)) = panels::breakdown(ui, &cat, lang, r) {
+                if let Some((side, i)) = panels::breakdown(ui, cat, lang, r) {
                     clicked = view
                         .layout
                         .full_cities()
@@ -707,7 +809,7 @@ impl TableLensApp {
                     if clicked.is_none() {
                         self.message = Some(format!(
                             "{}: {}",
-                            component_name(&cat, lang, &r.units_of(side)[i]),
+                            component_name(cat, lang, &r.units_of(side)[i]),
                             tr(lang, "unknown")
                         ));
                     }
@@ -726,7 +828,7 @@ impl TableLensApp {
                 ));
                 if ui.button(tr(lang, "clear_correction")).clicked() {
                     self.corrections.clear();
-                    self.rebuild_view();
+                    self.corrections_changed();
                 }
             });
         }
@@ -852,7 +954,7 @@ impl TableLensApp {
             let c = editor.corners;
             self.corrections.forget(&c);
             self.editor = None;
-            self.rebuild_view();
+            self.corrections_changed();
         } else if close {
             self.editor = None;
         }

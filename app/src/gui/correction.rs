@@ -1,4 +1,5 @@
-//! The player's corrections: a piece's identity, its tokens, its netted flag. A correction
+//! The player's corrections: a piece's identity, its tokens, its netted flag, and tokens
+//! the player restored after they vanished (from the game follower's alert). A correction
 //! is tied to where the piece lies in the frame; it sticks while a piece is seen there and
 //! is forgotten when that place stays empty for a few frames. The player is the final
 //! authority: corrections are applied to what the vision saw before the rules run.
@@ -20,6 +21,8 @@ pub struct Correction {
     pub tokens: Option<Vec<Token>>,
     /// Whether it is really netted.
     pub netted: Option<bool>,
+    /// Tokens the player put back: at least these lie on it, seen or not.
+    pub pinned: Vec<Token>,
     /// Frames in a row without the piece in view.
     pub missed: u32,
 }
@@ -86,7 +89,8 @@ impl Corrections {
     /// Sets (or replaces) the correction at its place; an empty one removes it.
     pub fn set(&mut self, c: Correction) {
         self.list.retain(|o| !same_place(&o.corners, &c.corners));
-        if c.identity.is_some() || c.tokens.is_some() || c.netted.is_some() {
+        if c.identity.is_some() || c.tokens.is_some() || c.netted.is_some() || !c.pinned.is_empty()
+        {
             self.list.push(c);
         }
     }
@@ -118,7 +122,8 @@ impl Corrections {
 
     /// The layout with the corrections applied. Identity corrections rebuild the layout from
     /// the corrected pieces (so a piece the vision could not name takes its place); tokens
-    /// and nets are then set on the unit at the corrected place.
+    /// and nets are then set on the unit at the corrected place, and restored tokens added
+    /// where the vision does not see them.
     pub fn apply(&self, cat: &Catalogue, seen: &Layout, pieces: &[Piece]) -> Layout {
         let mut layout = if self.list.iter().any(|c| c.identity.is_some()) {
             let fixed: Vec<Piece> = pieces
@@ -147,6 +152,12 @@ impl Corrections {
                 }
                 if let Some(n) = c.netted {
                     unit.netted = n;
+                }
+                for t in Token::ALL {
+                    let pinned = c.pinned.iter().filter(|&&p| p == t).count();
+                    while unit.count(t) < pinned {
+                        unit.tokens.push(t);
+                    }
                 }
             }
         }
@@ -195,6 +206,37 @@ mod tests {
             cs.track(&[]);
         }
         assert!(cs.all().is_empty());
+    }
+
+    #[test]
+    fn a_restored_token_is_added_only_when_not_seen() {
+        let cat = Catalogue::bundled();
+        let mut layout = Layout {
+            cities: vec![tablelens_engine::CityLayout::empty(
+                tablelens_engine::CityId::ZiggyOne,
+            )],
+            emp_assault: false,
+            unknown: Vec::new(),
+        };
+        let mut hunter = tablelens_engine::Unit::new("hunter");
+        hunter.corners = Some(quad(0.0, 0.0));
+        layout.cities[0].moloch.push(hunter);
+        let mut cs = Corrections::default();
+        cs.set(Correction {
+            corners: quad(0.0, 0.0),
+            pinned: vec![Token::Plus1],
+            ..Correction::default()
+        });
+        assert_eq!(cs.all().len(), 1);
+        let fixed = cs.apply(&cat, &layout, &[]);
+        assert_eq!(fixed.cities[0].moloch[0].tokens, [Token::Plus1]);
+        layout.cities[0].moloch[0].tokens = vec![Token::Plus1];
+        let fixed = cs.apply(&cat, &layout, &[]);
+        assert_eq!(
+            fixed.cities[0].moloch[0].tokens,
+            [Token::Plus1],
+            "not twice"
+        );
     }
 
     #[test]

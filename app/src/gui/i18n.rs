@@ -155,6 +155,26 @@ const TABLE: &[(&str, &str, &str, &str)] = &[
     ("analysis_ms", "analysis", "analiza", "elemzés"),
     ("help_text", "Space: pause · Left/Right: previous/next frame · T: truth · L: labels · S: screenshot · R: battle report · E: enrolment · Esc: close", "Spacja: pauza · Lewo/Prawo: poprzednia/następna klatka · T: prawda · L: etykiety · S: zrzut ekranu · R: raport bitwy · E: nauka elementów · Esc: zamknij", "Szóköz: szünet · Bal/Jobb: előző/következő képkocka · T: valóság · L: címkék · S: képernyőkép · R: csatajelentés · E: betanítás · Esc: bezárás"),
     ("unconfirmed_hint", "Values marked ? are not confirmed: enrol your pieces to confirm them.", "Wartości oznaczone ? nie są potwierdzone: naucz tablelens swoich elementów.", "A ?-lel jelölt értékek nincsenek megerősítve: tanítsd be az elemeidet."),
+    ("alerts", "Needs your attention", "Wymaga twojej uwagi", "Figyelmet igényel"),
+    ("token_missing", "{card} ({city}) lost its {token} token", "{card} ({city}) stracił żeton {token}", "{card} ({city}) elvesztette a(z) {token} jelölőjét"),
+    ("missing_since", "not seen since {when}", "niewidoczny od: {when}", "nem látszik ekkor óta: {when}"),
+    ("restore", "Restore", "Przywróć", "Visszaállítás"),
+    ("restore_hint", "Count the token again, as your correction, until the card leaves the table", "Licz żeton znowu, jako twoją poprawkę, aż karta zejdzie ze stołu", "A jelölő újra számít, a te javításodként, amíg a lap le nem kerül az asztalról"),
+    ("bonus_due", "{card} entered undefended {city} without its +1 token: put one on it", "{card} wszedł do niebronionego miasta {city} bez żetonu +1: połóż go", "{card} védtelen városba lépett ({city}) +1-es jelölő nélkül: tegyél rá egyet"),
+    ("seen_at", "seen at {when}", "widziane: {when}", "észlelve: {when}"),
+    ("dismiss", "Dismiss", "Odrzuć", "Elvetés"),
+    ("dismiss_hint", "The +1 is on the card, or not due: stop reminding me", "Żeton +1 leży na karcie albo się nie należy: nie przypominaj", "A +1 a lapon van, vagy nem jár: ne emlékeztess"),
+    ("battle_log", "Battle log", "Dziennik bitew", "Csatanapló"),
+    ("no_battles", "No battle resolved yet.", "Żadna bitwa nie została jeszcze rozstrzygnięta.", "Még nem dőlt el csata."),
+    ("new_game", "New game", "Nowa gra", "Új játék"),
+    ("new_game_hint", "Forget this game's battles and alerts and follow a new one", "Zapomnij bitwy i alerty tej gry i śledź nową", "Felejtsd el a játék csatáit és figyelmeztetéseit, és kövess egy újat"),
+    ("at_step", "step {n}", "krok {n}", "{n}. lépés"),
+    ("at_frame", "frame {n}", "klatka {n}", "{n}. képkocka"),
+    ("ago_s", "{n} s ago", "{n} s temu", "{n} mp-e"),
+    ("ago_min", "{n} min ago", "{n} min temu", "{n} perce"),
+    ("journal_note", "Kept in {path}", "Zapisywane w {path}", "Mentve ide: {path}"),
+    ("resumed", "resumed after a restart", "wznowione po ponownym uruchomieniu", "újraindítás után folytatva"),
+    ("following", "Following the game…", "Śledzę grę…", "A játék követése…"),
 ];
 
 /// The interface string `key` in `lang` (the key itself when it is missing).
@@ -167,6 +187,15 @@ pub fn tr(lang: Lang, key: &'static str) -> &'static str {
         },
         None => key,
     }
+}
+
+/// The interface template `key` in `lang` with each `{name}` replaced by its value.
+pub fn trf(lang: Lang, key: &'static str, args: &[(&str, &str)]) -> String {
+    let mut s = tr(lang, key).to_string();
+    for (name, value) in args {
+        s = s.replace(&format!("{{{name}}}"), value);
+    }
+    s
 }
 
 /// A city's name in `lang`.
@@ -212,6 +241,28 @@ mod tests {
             assert!(seen.insert(key), "duplicate key {key}");
             assert!(!en.is_empty() && !pl.is_empty() && !hu.is_empty(), "{key}");
         }
+    }
+
+    #[test]
+    fn every_translation_has_the_placeholders_of_the_english() {
+        let names = |t: &str| {
+            let mut v: Vec<String> = t
+                .split('{')
+                .skip(1)
+                .filter_map(|p| p.split_once('}').map(|(n, _)| n.to_string()))
+                .collect();
+            v.sort();
+            v
+        };
+        for (key, en, pl, hu) in TABLE {
+            assert_eq!(names(en), names(pl), "{key}");
+            assert_eq!(names(en), names(hu), "{key}");
+        }
+        assert_eq!(
+            trf(Lang::En, "at_step", &[("n", "7")]),
+            "step 7",
+            "placeholders are filled"
+        );
     }
 
     #[test]

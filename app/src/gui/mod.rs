@@ -1,14 +1,18 @@
 //! The desktop app: a live overlay for the table (egui/eframe).
 //!
 //! `app` holds the state and lays the window out; `sources` gives frames (camera, photo,
-//! folder, demo); `worker` captures and analyses them off the UI thread; `view` works out
-//! the battle and totals of a frame; `overlay` draws the frame with what was seen; `panels`
-//! the totals, breakdown, outcome and findings; `correction` the player's fixes; `wizard`
-//! the enrolment; `i18n` the words in en/pl/hu; `settings` what is kept between runs;
-//! `report` screenshots and battle reports.
+//! folder, demo); `worker` captures and analyses them off the UI thread and feeds them to
+//! the game follower; `follow` keeps what the followed game asks of the player and its
+//! battle log; `view` works out the battle and totals of a frame; `overlay` draws the frame
+//! with what was seen; `panels` the totals, breakdown, outcome and findings; `game_panel`
+//! the followed game's alerts and battle log; `correction` the player's fixes; `wizard` the
+//! enrolment; `i18n` the words in en/pl/hu; `settings` what is kept between runs; `report`
+//! screenshots and battle reports.
 
 pub mod app;
 pub mod correction;
+pub mod follow;
+pub mod game_panel;
 pub mod i18n;
 pub mod overlay;
 pub mod panels;

@@ -50,8 +50,13 @@ pub fn save_png(path: &Path, image: &eframe::egui::ColorImage) -> Result<(), Str
 
 /// The verdict in one line.
 pub fn verdict(lang: Lang, r: &BattleResult) -> String {
-    let (m, o) = (r.moloch.total, r.outpost.total);
-    match (r.winner, r.reason) {
+    verdict_of(lang, r.winner, r.reason, r.moloch.total, r.outpost.total)
+}
+
+/// The verdict in one line, from the winner, the reason and the totals (Moloch's `m`,
+/// Outpost's `o`).
+pub fn verdict_of(lang: Lang, winner: Winner, reason: Reason, m: i32, o: i32) -> String {
+    match (winner, reason) {
         (Winner::Moloch, Reason::Stormtrooper) => format!(
             "{} {} {m}:{o}",
             tr(lang, "moloch"),

@@ -1,17 +1,19 @@
 //! Headless tests of the window (egui_kittest through the accessibility tree; no GPU).
 
 use super::app::TableLensApp;
+use super::follow::{GameFollow, Moment};
 use super::i18n::Lang;
-use super::report::verdict;
+use super::report::{verdict, verdict_of};
 use super::settings::Settings;
 use super::sources::{demo, Frame};
 use super::wizard::{Outcome, Step, Wizard};
-use super::worker::{FromWorker, Seen};
+use super::worker::{FromWorker, Seen, ToWorker};
 use eframe::egui;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
+use std::sync::mpsc::channel;
 use std::sync::Arc;
-use tablelens_engine::{battle, Catalogue, Corners, Layout};
+use tablelens_engine::{battle, Catalogue, CityId, Corners, Layout, Token};
 use tablelens_vision::perceive::assemble::Piece;
 use tablelens_vision::perceive::{Analysis, PieceClass, StageTimes};
 
@@ -24,19 +26,39 @@ fn quad(x: f32, y: f32) -> Corners {
     ]
 }
 
+/// Where a unit lies in the test frames: the same place in every move (as on a real
+/// table), by the order in which the cards of its column first appear in the demo game.
+fn slot(game: &[Layout], city: CityId, side: tablelens_engine::Side, card: &str) -> usize {
+    let mut cards: Vec<&str> = Vec::new();
+    for m in game {
+        for c in m.cities.iter().filter(|c| c.id == city) {
+            for u in c.side(side) {
+                if !cards.contains(&u.card.as_str()) {
+                    cards.push(&u.card);
+                }
+            }
+        }
+    }
+    cards.iter().position(|c| *c == card).unwrap_or(cards.len())
+}
+
 /// A frame of move `n` of the demo game as if the vision had seen it perfectly: every city
 /// and unit with corners, and a piece for each. `skip` leaves out units with that card.
-fn seen(cat: &Catalogue, n: usize, skip: Option<&str>) -> FromWorker {
-    let mut layout: Layout = demo::game(cat).unwrap()[n].clone();
+pub(crate) fn seen(cat: &Catalogue, n: usize, skip: Option<&str>) -> FromWorker {
+    use tablelens_engine::Side;
+    let game = demo::game(cat).unwrap();
+    let mut layout: Layout = game[n].clone();
     let mut pieces = Vec::new();
     for city in &mut layout.cities {
         let x = 60.0 + city.id.index() as f32 * 160.0;
         city.corners = Some(quad(x, 400.0));
         pieces.push(piece(quad(x, 400.0), city.id.as_str()));
-        for (k, u) in city.moloch.iter_mut().enumerate() {
+        for u in city.moloch.iter_mut() {
+            let k = slot(&game, city.id, Side::Moloch, &u.card);
             u.corners = Some(quad(x, 240.0 - 150.0 * k as f32));
         }
-        for (k, u) in city.outpost.iter_mut().enumerate() {
+        for u in city.outpost.iter_mut() {
+            let k = slot(&game, city.id, Side::Outpost, &u.card);
             u.corners = Some(quad(x, 560.0 + 150.0 * k as f32));
         }
         // A piece taken away leaves its place empty; the others stay where they were.
@@ -248,4 +270,153 @@ fn the_wizard_walks_through_pieces_and_cities_and_saves() {
     let mut check = Catalogue::bundled();
     check.apply_overrides(&toml).unwrap();
     assert!(check.cities().iter().all(|c| c.moloch_slots.confirmed));
+}
+
+/// The layout the vision "saw" in a frame of [`seen`].
+fn layout_of(m: &FromWorker) -> Layout {
+    match m {
+        FromWorker::Seen(s) => s.analysis.as_ref().unwrap().layout.clone(),
+        _ => unreachable!(),
+    }
+}
+
+/// The demo game followed up to move `last` (from 0), each move seen perfectly.
+fn followed(last: usize) -> GameFollow {
+    let base = Catalogue::bundled();
+    let cat = demo::catalogue(&base);
+    let mut g = GameFollow::in_memory();
+    for n in 0..=last {
+        g.hold(&cat, &layout_of(&seen(&base, n, None)), Moment::Step(n + 1))
+            .unwrap();
+    }
+    g
+}
+
+fn has_token(a: &TableLensApp, card: &str, t: Token) -> bool {
+    a.view()
+        .unwrap()
+        .units
+        .iter()
+        .any(|u| u.card == card && u.tokens.contains(&t))
+}
+
+#[test]
+fn a_missing_token_shows_and_restore_puts_it_back_for_good() {
+    let base = Catalogue::bundled();
+    let k = demo::TOKEN_KNOCKED_OFF;
+    let mut game = followed(k);
+    let mut a = app(Lang::En);
+    let (tx, commands) = channel();
+    let (_results, rx) = channel();
+    a.connect(tx, rx);
+    a.accept(seen(&base, k, None));
+    a.accept(FromWorker::Follow(Box::new(game.state().clone())));
+    assert!(!has_token(&a, "hunter", Token::Plus1));
+    assert_eq!(game.state().missing.len(), 1, "{:?}", game.state().missing);
+    let mut h = harness(a);
+    h.run();
+    h.get_by_label("Needs your attention");
+    h.get_by_label("Hunter (Iron Gate) lost its +1 token");
+    h.get_by_label(&format!("not seen since step {}", k + 1));
+    h.get_by_label("Restore").click();
+    h.run();
+    assert!(has_token(h.state(), "hunter", Token::Plus1));
+    assert!(h.state().follow.missing.is_empty());
+    assert!(h
+        .query_by_label("Hunter (Iron Gate) lost its +1 token")
+        .is_none());
+    // The worker is asked to pin it in the follower, and follows with the correction.
+    let sent: Vec<ToWorker> = commands.try_iter().collect();
+    let (piece, token) = sent
+        .iter()
+        .find_map(|c| match c {
+            ToWorker::RestoreToken { piece, token } => Some((*piece, *token)),
+            _ => None,
+        })
+        .expect("restore sent");
+    assert_eq!(token, Token::Plus1);
+    assert!(sent
+        .iter()
+        .any(|c| matches!(c, ToWorker::Corrections(cs) if cs.all().len() == 1)));
+    game.restore(piece, token).unwrap();
+    // The camera still does not see it: the card keeps it and the alert stays closed.
+    for _ in 0..3 {
+        h.state_mut().accept(seen(&base, k, None));
+    }
+    h.state_mut()
+        .accept(FromWorker::Follow(Box::new(game.state().clone())));
+    h.run();
+    assert!(has_token(h.state(), "hunter", Token::Plus1));
+    assert!(h.state().follow.missing.is_empty());
+    assert!(h
+        .query_by_label("Hunter (Iron Gate) lost its +1 token")
+        .is_none());
+}
+
+#[test]
+fn a_bonus_due_shows_and_can_be_dismissed() {
+    let base = Catalogue::bundled();
+    let k = demo::TOKEN_KNOCKED_OFF;
+    let game = followed(k);
+    let mut a = app(Lang::En);
+    let (tx, commands) = channel();
+    let (_results, rx) = channel();
+    a.connect(tx, rx);
+    a.accept(seen(&base, k, None));
+    a.accept(FromWorker::Follow(Box::new(game.state().clone())));
+    let mut h = harness(a);
+    h.run();
+    h.get_by_label(
+        "Steelhound entered undefended Cleveland Harbour without its +1 token: put one on it",
+    );
+    h.get_by_label("Dismiss").click();
+    h.run();
+    assert!(h.state().follow.bonus.is_empty());
+    assert!(commands
+        .try_iter()
+        .any(|c| matches!(c, ToWorker::DismissBonus(_))));
+}
+
+#[test]
+fn the_battle_log_lists_every_resolved_battle() {
+    let base = Catalogue::bundled();
+    let cat = demo::catalogue(&base);
+    let game = followed(4);
+    let battles = game.state().battles.clone();
+    assert_eq!(battles.len(), 2);
+    let mut a = app(Lang::En);
+    let mut h = harness({
+        a.accept(seen(&base, 4, None));
+        a.accept(FromWorker::Follow(Box::new(game.state().clone())));
+        a
+    });
+    h.run();
+    h.get_by_label("Battle log");
+    for (i, b) in battles.iter().enumerate() {
+        assert_eq!(b.city, CityId::ZiggyOne);
+        let line = format!(
+            "{}. {} — {}",
+            i + 1,
+            cat.city(b.city).names.en,
+            verdict_of(Lang::En, b.winner, b.reason, b.moloch, b.outpost)
+        );
+        h.get_by_label(&line);
+        h.get_by_label(&format!("step {}", i + 4));
+        assert!(!b.consequences.is_empty());
+        assert!(
+            h.query_all_by_label(&format!("• {}", b.consequences[0]))
+                .next()
+                .is_some(),
+            "{}",
+            b.consequences[0]
+        );
+    }
+    // In Polish too.
+    let mut a = app(Lang::Pl);
+    a.accept(seen(&base, 4, None));
+    a.accept(FromWorker::Follow(Box::new(game.state().clone())));
+    let mut h = harness(a);
+    h.run();
+    h.get_by_label("Dziennik bitew");
+    h.get_by_label("krok 4");
 }

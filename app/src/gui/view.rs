@@ -31,6 +31,8 @@ pub struct UnitMark {
     pub corners: Corners,
     /// Its card id.
     pub card: String,
+    /// Its city.
+    pub city: CityId,
     /// Its side.
     pub side: Side,
     /// Its strength in its city.
@@ -72,6 +74,7 @@ impl View {
                         units.push(UnitMark {
                             corners: c,
                             card: unit.card.clone(),
+                            city: city.id,
                             side,
                             total: s.total,
                             tokens: unit.tokens.clone(),
@@ -97,6 +100,28 @@ impl View {
             cities,
             units,
         }
+    }
+
+    /// Where a unit of this card lies in a city and side: the one nearest `near` when
+    /// there are several.
+    pub fn place_of(
+        &self,
+        city: CityId,
+        side: Side,
+        card: &str,
+        near: Option<[f32; 2]>,
+    ) -> Option<Corners> {
+        let distance = |u: &UnitMark| {
+            near.map_or(0.0, |p| {
+                let c = super::correction::centre(&u.corners);
+                (c[0] - p[0]).powi(2) + (c[1] - p[1]).powi(2)
+            })
+        };
+        self.units
+            .iter()
+            .filter(|u| u.city == city && u.side == side && u.card == card)
+            .min_by(|a, b| distance(a).total_cmp(&distance(b)))
+            .map(|u| u.corners)
     }
 
     /// The unit at a place, if any.

@@ -1,10 +1,14 @@
 //! The built-in demo table: a short scripted game (`app/data/demo_game.json`, legal
-//! layouts) rendered by the synthetic-table renderer with one camera for the whole game, a
-//! move every few seconds. The frames go through the real vision like camera frames do.
+//! layouts) rendered by the synthetic-table renderer as one fixed camera sees it (same
+//! framing, every piece staying where it lies), a move every few seconds. The frames go
+//! through the real vision like camera frames do, and the game is followed like a live one:
+//! two battles in Ziggy One, then a token knocked off a card ([`TOKEN_KNOCKED_OFF`]) and a
+//! robot played into an undefended city without its +1, then a battle in Iron Gate.
 
 use super::{Frame, Sequencer, Source, SourceError};
 use std::sync::Arc;
 use tablelens_engine::{Catalogue, Layout};
+use tablelens_vision::render::sequence::SequenceFrame;
 use tablelens_vision::render::{faces::printed_strength, Renderer, SceneOptions};
 
 /// The scripted game: one layout per move.
@@ -13,6 +17,10 @@ const GAME: &str = include_str!("../../../data/demo_game.json");
 const SEED: u64 = 0xC0_4E07;
 /// Frame size of the demo.
 pub const SIZE: [u32; 2] = [1280, 720];
+/// The move (from 0) in which the Hunter's +1 token has been knocked off its card and a
+/// Steelhound entered undefended Cleveland Harbour without its +1.
+#[cfg(test)]
+pub const TOKEN_KNOCKED_OFF: usize = 6;
 
 /// The moves of the demo game.
 pub fn game(catalogue: &Catalogue) -> Result<Vec<Layout>, SourceError> {
@@ -46,13 +54,13 @@ pub fn catalogue(base: &Catalogue) -> Catalogue {
     cat
 }
 
-/// The demo game, rendered move by move on demand.
+/// The demo game, rendered once, as a whole, when first polled.
 #[derive(Debug)]
 pub struct DemoSource {
     catalogue: Catalogue,
     moves: Vec<Layout>,
     /// Each move's picture and true layout (with corners), once rendered.
-    frames: Vec<Option<(Arc<image::RgbImage>, Layout)>>,
+    frames: Vec<(Arc<image::RgbImage>, Layout)>,
     seq: Sequencer,
 }
 
@@ -62,11 +70,28 @@ impl DemoSource {
         let moves = game(catalogue)?;
         Ok(DemoSource {
             catalogue: catalogue.clone(),
-            frames: vec![None; moves.len()],
+            frames: Vec::new(),
             seq: Sequencer::new(moves.len(), step_s),
             moves,
         })
     }
+}
+
+/// Every move of the game as one fixed camera sees it, with its true layout. A clean table:
+/// no blur, glare or distractors, so the demo shows the vision at its best rather than at
+/// its hardest.
+pub fn render(catalogue: &Catalogue, moves: &[Layout]) -> Vec<(Arc<image::RgbImage>, Layout)> {
+    let options = SceneOptions {
+        distractors: false,
+        effects: false,
+        ..SceneOptions::default().sized(SIZE[0], SIZE[1])
+    };
+    let frames: Vec<SequenceFrame> = moves.iter().map(SequenceFrame::table).collect();
+    Renderer::new(catalogue)
+        .render_sequence(&frames, SEED, 0, &options, 0.0)
+        .into_iter()
+        .map(|scene| (Arc::new(scene.image), scene.truth))
+        .collect()
 }
 
 impl Source for DemoSource {
@@ -74,22 +99,11 @@ impl Source for DemoSource {
         let Some(i) = self.seq.tick() else {
             return Ok(None);
         };
-        // A clean table: no blur, glare or distractors, so the demo shows the vision at its
-        // best rather than at its hardest.
-        let options = SceneOptions {
-            distractors: false,
-            effects: false,
-            ..SceneOptions::default().sized(SIZE[0], SIZE[1])
-        };
-        let (image, truth) = match &self.frames[i] {
-            Some(f) => f.clone(),
-            None => {
-                let scene =
-                    Renderer::new(&self.catalogue).render_layout(&self.moves[i], SEED, 0, &options);
-                let f = (Arc::new(scene.image), scene.truth);
-                self.frames[i] = Some(f.clone());
-                f
-            }
+        if self.frames.len() != self.moves.len() {
+            self.frames = render(&self.catalogue, &self.moves);
+        }
+        let Some((image, truth)) = self.frames.get(i).cloned() else {
+            return Err(SourceError::Invalid("the demo could not be drawn".into()));
         };
         Ok(Some(Frame {
             image,
