@@ -156,6 +156,7 @@ impl TableLensApp {
             Ok(_) => app.connect(tx, rx),
             Err(e) => app.message = Some(format!("cannot start the worker: {e}")),
         }
+        app.send(ToWorker::DemoTruth(app.settings.demo_truth));
         if let Some(spec) = app.spec() {
             app.send(ToWorker::Open(spec));
         }
@@ -664,6 +665,13 @@ impl TableLensApp {
                 ui.checkbox(&mut self.settings.show_outlines, tr(lang, "show_outlines"));
                 ui.checkbox(&mut self.settings.show_labels, tr(lang, "show_labels"));
                 ui.checkbox(&mut self.settings.show_truth, tr(lang, "show_truth"));
+                if ui
+                    .checkbox(&mut self.settings.demo_truth, tr(lang, "demo_truth"))
+                    .changed()
+                {
+                    self.send(ToWorker::DemoTruth(self.settings.demo_truth));
+                    self.save_settings();
+                }
             });
             ui.menu_button(tr(lang, "settings"), |ui| {
                 ui.label(tr(lang, "language"));
@@ -748,6 +756,9 @@ impl TableLensApp {
             }
             if self.paused {
                 ui.label(RichText::new(tr(lang, "pause")).color(panels::WARN));
+            }
+            if self.seen.as_ref().is_some_and(|s| s.demo) && self.settings.demo_truth {
+                ui.label(RichText::new(tr(lang, "demo_truth_note")).color(panels::WARN));
             }
             if let Some(n) = &self.note {
                 ui.separator();

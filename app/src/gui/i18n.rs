@@ -84,6 +84,8 @@ const TABLE: &[(&str, &str, &str, &str)] = &[
     ("show_labels", "Show labels", "Pokaż etykiety", "Címkék mutatása"),
     ("show_outlines", "Show outlines", "Pokaż obrysy", "Körvonalak mutatása"),
     ("show_truth", "Show truth (demo)", "Pokaż prawdę (demo)", "Valóság mutatása (bemutató)"),
+    ("demo_truth", "Demo: read the true table (skip the vision)", "Demo: czytaj prawdziwy stół (bez wizji)", "Bemutató: a valódi asztal olvasása (látás nélkül)"),
+    ("demo_truth_note", "demo read from its true table, not by the vision", "demo czytane z prawdziwego stołu, nie przez wizję", "a bemutató a valódi asztalból olvasva, nem a látással"),
     ("pause", "Pause", "Pauza", "Szünet"),
     ("resume", "Resume", "Wznów", "Folytatás"),
     ("next", "Next", "Dalej", "Következő"),

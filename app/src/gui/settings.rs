@@ -44,6 +44,9 @@ pub struct Settings {
     pub show_outlines: bool,
     /// On the demo table, show the true layout beside what the vision saw.
     pub show_truth: bool,
+    /// On the demo table, take the true layout as what was seen (skip the vision), to show
+    /// what the app does with a perfect reading.
+    pub demo_truth: bool,
     /// Seconds between frames of the demo and of a folder.
     pub step_seconds: f32,
 }
@@ -60,6 +63,7 @@ impl Default for Settings {
             show_labels: true,
             show_outlines: true,
             show_truth: false,
+            demo_truth: false,
             step_seconds: 5.0,
         }
     }

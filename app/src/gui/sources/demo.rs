@@ -7,7 +7,9 @@
 
 use super::{Frame, Sequencer, Source, SourceError};
 use std::sync::Arc;
-use tablelens_engine::{Catalogue, Layout};
+use tablelens_engine::{Catalogue, Corners, Layout};
+use tablelens_vision::perceive::assemble::Piece;
+use tablelens_vision::perceive::{Analysis, PieceClass, StageTimes};
 use tablelens_vision::render::sequence::SequenceFrame;
 use tablelens_vision::render::{faces::printed_strength, Renderer, SceneOptions};
 
@@ -122,6 +124,51 @@ impl Source for DemoSource {
     }
 }
 
+/// What a perfect vision would read in a demo frame: its true layout, and a named piece for
+/// every card, module strip, token and marker that lies in view. The demo's "read the true
+/// table" view uses it to show what the app makes of a perfect reading.
+pub fn perfect_analysis(truth: &Layout) -> Analysis {
+    let mut pieces = Vec::new();
+    let mut named = |class: PieceClass, corners: Option<Corners>, id: &str| {
+        if let Some(corners) = corners {
+            pieces.push(Piece {
+                class,
+                corners,
+                score: 1.0,
+                id: Some(id.to_string()),
+                similarity: 1.0,
+                best: id.to_string(),
+            });
+        }
+    };
+    for c in &truth.cities {
+        let id = if c.destroyed {
+            format!("{}_destroyed", c.id.as_str())
+        } else {
+            c.id.as_str().to_string()
+        };
+        named(PieceClass::Card, c.corners, &id);
+        for m in &c.markers {
+            named(PieceClass::Small, m.corners, &m.kind);
+        }
+        for u in c.moloch.iter().chain(&c.outpost) {
+            named(PieceClass::Card, u.corners, &u.card);
+            if let Some(m) = &u.module {
+                named(PieceClass::Strip, m.corners, &m.card);
+            }
+            for (t, k) in u.tokens.iter().zip(&u.token_corners) {
+                named(PieceClass::Small, Some(*k), t.component_id());
+            }
+        }
+    }
+    Analysis {
+        layout: truth.clone(),
+        has_cities: truth.cities.iter().any(|c| c.corners.is_some()),
+        pieces,
+        times: StageTimes::default(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +189,21 @@ mod tests {
             );
             assert!(battle(&cat, m).is_ok());
         }
+    }
+
+    #[test]
+    fn a_perfect_reading_names_every_piece_in_view() {
+        let cat = catalogue(&Catalogue::bundled());
+        let moves = game(&cat).unwrap();
+        let frames = render(&cat, &moves[..1]);
+        let truth = &frames[0].1;
+        let a = perfect_analysis(truth);
+        assert_eq!(&a.layout, truth);
+        assert!(a.has_cities);
+        assert!(a.pieces.iter().all(|p| p.id.is_some()));
+        // Five cities, the Hornet and the Trooper, and the battle marker.
+        assert!(a.pieces.len() >= 8, "{}", a.pieces.len());
+        assert!(a.pieces.iter().any(|p| p.id.as_deref() == Some("hornet")));
     }
 
     #[test]
