@@ -35,19 +35,26 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
-/// `tablelens` with no command: the desktop app, or, with no display to open it on, the
-/// built-in example table judged on the command line.
+/// `tablelens` with no command: the desktop app, or, with no display to open it on (none
+/// set, or one that cannot be reached), the built-in example table judged on the command
+/// line.
 fn app(cli: &Cli) -> Result<(), CliError> {
+    // A bad catalogue file is refused before the window opens, as the commands do.
+    let catalogue = catalogue_source::load(cli.catalogue.as_deref())?;
     if !crate::gui::display_available() {
         eprintln!(
             "tablelens: no display (DISPLAY / WAYLAND_DISPLAY not set), so the window cannot open; \
              showing the built-in example table instead"
         );
-        return demo::run(&catalogue_source::load(cli.catalogue.as_deref())?);
+        return demo::run(&catalogue);
     }
-    // A bad catalogue file is refused before the window opens, as the commands do.
-    catalogue_source::load(cli.catalogue.as_deref())?;
-    crate::gui::run(cli.catalogue.clone()).map_err(CliError::Failure)
+    match crate::gui::run(cli.catalogue.clone()) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            eprintln!("tablelens: {e}; showing the built-in example table instead");
+            demo::run(&catalogue)
+        }
+    }
 }
 
 /// Reads and validates a layout file (`-` is standard input).
