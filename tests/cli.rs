@@ -16,6 +16,9 @@ fn tablelens(args: &[&str], stdin: Option<&str>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tablelens"));
     cmd.args(args)
         .env("TABLELENS_DATA_DIR", data.path())
+        // No test opens a window: without a display `tablelens` alone falls back to text.
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -316,10 +319,31 @@ fn all_cities_destroyed_is_refused_without_a_panic() {
 }
 
 #[test]
+fn a_display_that_cannot_be_reached_falls_back_to_the_example_table() {
+    let data = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_tablelens"))
+        .env("TABLELENS_DATA_DIR", data.path())
+        .env("DISPLAY", ":4242")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Battle in Iron Gate"));
+    assert!(
+        stderr(&o).contains("cannot open the window"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn no_command_shows_the_built_in_example_table() {
+    // With no display the window cannot open: it says so and judges the example table.
     let o = tablelens(&[], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("Battle in Iron Gate"));
+    assert!(stderr(&o).contains("no display"), "{}", stderr(&o));
 }
 
 #[test]

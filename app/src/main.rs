@@ -7,6 +7,7 @@ mod catalogue_source;
 mod cli;
 mod commands;
 mod error;
+mod gui;
 mod journal;
 mod report;
 

@@ -22,7 +22,7 @@ use tablelens_engine::{Catalogue, Layout};
 pub fn run(cli: Cli) -> Result<(), CliError> {
     let catalogue = || catalogue_source::load(cli.catalogue.as_deref());
     match cli.command {
-        None => demo::run(&catalogue()?),
+        None => app(&cli),
         Some(Command::Battle(a)) => battle::run(&catalogue()?, &a),
         Some(Command::Check(a)) => check::run(&catalogue()?, &a),
         Some(Command::Cards(a)) => cards::run(&catalogue()?, &a),
@@ -32,6 +32,28 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Eval(a)) => eval::run(&catalogue()?, &a),
         Some(Command::Follow(a)) => follow::run(&catalogue()?, &a),
         Some(Command::Journal(a)) => journal::run(&catalogue()?, &a),
+    }
+}
+
+/// `tablelens` with no command: the desktop app, or, with no display to open it on (none
+/// set, or one that cannot be reached), the built-in example table judged on the command
+/// line.
+fn app(cli: &Cli) -> Result<(), CliError> {
+    // A bad catalogue file is refused before the window opens, as the commands do.
+    let catalogue = catalogue_source::load(cli.catalogue.as_deref())?;
+    if !crate::gui::display_available() {
+        eprintln!(
+            "tablelens: no display (DISPLAY / WAYLAND_DISPLAY not set), so the window cannot open; \
+             showing the built-in example table instead"
+        );
+        return demo::run(&catalogue);
+    }
+    match crate::gui::run(cli.catalogue.clone()) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            eprintln!("tablelens: {e}; showing the built-in example table instead");
+            demo::run(&catalogue)
+        }
     }
 }
 

@@ -78,4 +78,31 @@ impl Battles {
         }
         events
     }
+
+    /// The user put a token back on a unit of the confirmed state of `frame` (index
+    /// `index` of `side` in `city`): when the next battle is to be judged on that state,
+    /// it is judged with the token.
+    pub fn restored(
+        &mut self,
+        frame: u64,
+        city: tablelens_engine::CityId,
+        side: tablelens_engine::Side,
+        index: usize,
+        token: tablelens_engine::Token,
+    ) {
+        let Some((f, layout)) = &mut self.basis else {
+            return;
+        };
+        if *f != frame {
+            return;
+        }
+        if let Some(u) = layout
+            .cities
+            .iter_mut()
+            .find(|c| c.id == city)
+            .and_then(|c| c.side_mut(side).get_mut(index))
+        {
+            u.tokens.push(token);
+        }
+    }
 }

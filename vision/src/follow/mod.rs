@@ -167,6 +167,9 @@ impl Follower {
         u.tokens
             .sort_by_key(|t| Token::ALL.iter().position(|x| x == t));
         let card = u.card.clone();
+        // The battle to come is judged with it too.
+        self.battles
+            .restored(conf.frame, r.city, r.side, r.index, token);
         Ok(vec![
             Event::TokenRestored {
                 frame,

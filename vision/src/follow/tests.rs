@@ -2,7 +2,7 @@
 //! arrivals, bonuses, battles, resuming.
 
 use super::*;
-use tablelens_engine::{CityLayout, Unit};
+use tablelens_engine::{battle, CityLayout, Unit};
 
 fn cat() -> Catalogue {
     Catalogue::bundled()
@@ -120,6 +120,72 @@ fn a_token_taken_off_a_card_is_reported_with_since() {
     assert!(run(&mut f, &off, 5).is_empty());
     let conf = f.confirmed().unwrap();
     assert_eq!(conf.layout.cities[0].moloch[0].tokens, [Token::Plus1]);
+}
+
+#[test]
+fn a_restored_token_counts_in_the_battle_judged_on_that_state() {
+    let mut f = Follower::new(TrackConfig::default());
+    let mut l = base();
+    run(&mut f, &l, 6);
+    // A card is played (the battle to come is judged on the state after it), and the
+    // Hornet's +1 is knocked off at the same time.
+    l.cities[0].outpost.push(unit("scout", &[]));
+    l.cities[0].moloch[0].tokens.clear();
+    let ev = run(&mut f, &l, 6);
+    let piece = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::TokenMissing { piece, .. } => Some(*piece),
+            _ => None,
+        })
+        .expect("token_missing");
+    let before = battle(&cat(), &f.confirmed().unwrap().layout).unwrap();
+    f.restore_token(piece, Token::Plus1).unwrap();
+    l.cities[0].districts_destroyed = 1;
+    let ev = run(&mut f, &l, 6);
+    let logged = ev
+        .iter()
+        .find_map(|e| match e {
+            Event::Battle { result, .. } => Some(result["moloch"]["total"].as_i64().unwrap()),
+            _ => None,
+        })
+        .expect("battle");
+    assert_eq!(logged, i64::from(before.moloch.total) + 1, "{ev:?}");
+}
+
+/// Units laid in a row beside the first city, by place in the column.
+fn in_a_row(cards: &[(&str, &[Token])]) -> Layout {
+    let mut l = base();
+    l.cities[0].outpost = cards
+        .iter()
+        .enumerate()
+        .map(|(k, (card, tokens))| {
+            let mut u = unit(card, tokens);
+            // Cards 60x85 with 75 between centres: one place is 0.72 of a card's diagonal,
+            // as in the renderer's columns.
+            let x = 100.0 + 75.0 * k as f32;
+            u.corners = Some([[x, 0.0], [x + 60.0, 0.0], [x + 60.0, 85.0], [x, 85.0]]);
+            u
+        })
+        .collect();
+    l
+}
+
+#[test]
+fn cards_sliding_along_their_column_keep_who_they_are() {
+    let mut f = Follower::new(TrackConfig::default());
+    let before = in_a_row(&[
+        ("trooper", &[]),
+        ("commando", &[Token::Plus1]),
+        ("bunker", &[]),
+    ]);
+    run(&mut f, &before, 6);
+    // The Trooper leaves; the others slide one place towards the city.
+    let after = in_a_row(&[("commando", &[Token::Plus1]), ("bunker", &[])]);
+    let ev = run(&mut f, &after, 8);
+    assert_eq!(kinds(&ev), ["confirmed"], "{ev:?}");
+    let conf = f.confirmed().unwrap();
+    assert_eq!(canonical(&conf.layout), canonical(&after));
 }
 
 #[test]

@@ -367,8 +367,11 @@ impl Tracker {
         let obs = observations(frame, layout);
         let cfg = self.config.clone();
 
-        // Match observations to tracks, cheapest pairs first.
-        let mut pairs: Vec<(f32, usize, usize)> = Vec::new();
+        // Match observations to tracks: pairs of the same card first, then (for a card
+        // misread in this frame) pairs of different cards; cheapest first within each. A card
+        // that slides one place along its column when a neighbour leaves thus stays itself,
+        // rather than taking the place's new occupant for a misreading of it.
+        let mut pairs: Vec<(bool, f32, usize, usize)> = Vec::new();
         for (ti, t) in self.tracks.iter().enumerate() {
             let tcard = t.card();
             let present = t.present(&cfg);
@@ -386,14 +389,19 @@ impl Tracker {
                 };
                 let cost = id_cost + pos_cost + if present { 0.0 } else { 0.01 };
                 if cost < 1.0 {
-                    pairs.push((cost, ti, oi));
+                    pairs.push((o.card != tcard, cost, ti, oi));
                 }
             }
         }
-        pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        pairs.sort_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then(a.1.total_cmp(&b.1))
+                .then(a.2.cmp(&b.2))
+                .then(a.3.cmp(&b.3))
+        });
         let mut track_obs: Vec<Option<usize>> = vec![None; self.tracks.len()];
         let mut obs_taken = vec![false; obs.len()];
-        for (_, ti, oi) in pairs {
+        for (_, _, ti, oi) in pairs {
             if track_obs[ti].is_none() && !obs_taken[oi] {
                 track_obs[ti] = Some(oi);
                 obs_taken[oi] = true;

@@ -1,0 +1,256 @@
+//! The player's corrections: a piece's identity, its tokens, its netted flag, and tokens
+//! the player restored after they vanished (from the game follower's alert). A correction
+//! is tied to where the piece lies in the frame; it sticks while a piece is seen there and
+//! is forgotten when that place stays empty for a few frames. The player is the final
+//! authority: corrections are applied to what the vision saw before the rules run.
+
+use tablelens_engine::{Catalogue, Corners, Layout, Token};
+use tablelens_vision::perceive::assemble::{assemble, Piece};
+
+/// Frames a correction survives without its piece in view.
+pub const MISSES_ALLOWED: u32 = 3;
+
+/// One correction of one piece.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Correction {
+    /// Where the piece lies (frame pixels).
+    pub corners: Corners,
+    /// What the piece really is (a component id).
+    pub identity: Option<String>,
+    /// The tokens really on it.
+    pub tokens: Option<Vec<Token>>,
+    /// Whether it is really netted.
+    pub netted: Option<bool>,
+    /// Tokens the player put back: at least these lie on it, seen or not.
+    pub pinned: Vec<Token>,
+    /// Frames in a row without the piece in view.
+    pub missed: u32,
+}
+
+/// The centre of a quadrilateral.
+pub fn centre(c: &Corners) -> [f32; 2] {
+    [
+        c.iter().map(|p| p[0]).sum::<f32>() / 4.0,
+        c.iter().map(|p| p[1]).sum::<f32>() / 4.0,
+    ]
+}
+
+fn shorter_side(c: &Corners) -> f32 {
+    (0..4)
+        .map(|i| {
+            let (a, b) = (c[i], c[(i + 1) % 4]);
+            ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+        })
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// Whether two outlines are the same piece in two frames: their centres lie within 40%
+/// of the smaller piece's shorter side (a card moved by a nudge still matches; its
+/// neighbour does not).
+pub fn same_place(a: &Corners, b: &Corners) -> bool {
+    let (ca, cb) = (centre(a), centre(b));
+    let d = ((ca[0] - cb[0]).powi(2) + (ca[1] - cb[1]).powi(2)).sqrt();
+    d <= 0.4 * shorter_side(a).min(shorter_side(b)).max(1.0)
+}
+
+/// Whether a point lies inside a quadrilateral (convex or not).
+pub fn contains(c: &Corners, p: [f32; 2]) -> bool {
+    let mut inside = false;
+    let mut j = 3;
+    for i in 0..4 {
+        let (a, b) = (c[i], c[j]);
+        if (a[1] > p[1]) != (b[1] > p[1])
+            && p[0] < (b[0] - a[0]) * (p[1] - a[1]) / (b[1] - a[1]) + a[0]
+        {
+            inside = !inside;
+        }
+        j = i;
+    }
+    inside
+}
+
+/// Every correction in force.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Corrections {
+    list: Vec<Correction>,
+}
+
+impl Corrections {
+    /// The corrections in force.
+    pub fn all(&self) -> &[Correction] {
+        &self.list
+    }
+
+    /// The correction at a place, if any.
+    pub fn at(&self, corners: &Corners) -> Option<&Correction> {
+        self.list.iter().find(|c| same_place(&c.corners, corners))
+    }
+
+    /// Sets (or replaces) the correction at its place; an empty one removes it.
+    pub fn set(&mut self, c: Correction) {
+        self.list.retain(|o| !same_place(&o.corners, &c.corners));
+        if c.identity.is_some() || c.tokens.is_some() || c.netted.is_some() || !c.pinned.is_empty()
+        {
+            self.list.push(c);
+        }
+    }
+
+    /// Removes the correction at a place.
+    pub fn forget(&mut self, corners: &Corners) {
+        self.list.retain(|o| !same_place(&o.corners, corners));
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.list.clear();
+    }
+
+    /// Follows the pieces of a new frame: a correction whose piece is seen moves with it,
+    /// one whose piece is missing for more than [`MISSES_ALLOWED`] frames is dropped.
+    pub fn track(&mut self, pieces: &[Piece]) {
+        for c in &mut self.list {
+            match pieces.iter().find(|p| same_place(&p.corners, &c.corners)) {
+                Some(p) => {
+                    c.corners = p.corners;
+                    c.missed = 0;
+                }
+                None => c.missed += 1,
+            }
+        }
+        self.list.retain(|c| c.missed <= MISSES_ALLOWED);
+    }
+
+    /// The layout with the corrections applied. Identity corrections rebuild the layout from
+    /// the corrected pieces (so a piece the vision could not name takes its place); tokens
+    /// and nets are then set on the unit at the corrected place, and restored tokens added
+    /// where the vision does not see them.
+    pub fn apply(&self, cat: &Catalogue, seen: &Layout, pieces: &[Piece]) -> Layout {
+        let mut layout = if self.list.iter().any(|c| c.identity.is_some()) {
+            let fixed: Vec<Piece> = pieces
+                .iter()
+                .map(|p| {
+                    let mut p = p.clone();
+                    if let Some(id) = self.at(&p.corners).and_then(|c| c.identity.clone()) {
+                        p.id = Some(id);
+                    }
+                    p
+                })
+                .collect();
+            let (mut l, _) = assemble(cat, &fixed);
+            l.emp_assault = seen.emp_assault;
+            l
+        } else {
+            seen.clone()
+        };
+        for city in &mut layout.cities {
+            for unit in city.moloch.iter_mut().chain(city.outpost.iter_mut()) {
+                let Some(c) = unit.corners.as_ref().and_then(|k| self.at(k)) else {
+                    continue;
+                };
+                if let Some(t) = &c.tokens {
+                    unit.tokens = t.clone();
+                }
+                if let Some(n) = c.netted {
+                    unit.netted = n;
+                }
+                for t in Token::ALL {
+                    let pinned = c.pinned.iter().filter(|&&p| p == t).count();
+                    while unit.count(t) < pinned {
+                        unit.tokens.push(t);
+                    }
+                }
+            }
+        }
+        layout
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quad(x: f32, y: f32) -> Corners {
+        [[x, y], [x + 60.0, y], [x + 60.0, y + 90.0], [x, y + 90.0]]
+    }
+
+    #[test]
+    fn places_match_nearby_outlines_only() {
+        assert!(same_place(&quad(0.0, 0.0), &quad(10.0, 5.0)));
+        assert!(!same_place(&quad(0.0, 0.0), &quad(70.0, 0.0)));
+        assert!(contains(&quad(0.0, 0.0), [30.0, 45.0]));
+        assert!(!contains(&quad(0.0, 0.0), [61.0, 45.0]));
+    }
+
+    #[test]
+    fn a_correction_sticks_while_its_piece_is_in_view() {
+        let piece = Piece {
+            class: tablelens_vision::perceive::PieceClass::Card,
+            corners: quad(100.0, 100.0),
+            score: 0.9,
+            id: None,
+            similarity: 0.3,
+            best: "hornet".into(),
+        };
+        let mut cs = Corrections::default();
+        cs.set(Correction {
+            corners: quad(100.0, 100.0),
+            netted: Some(true),
+            ..Correction::default()
+        });
+        let mut moved = piece.clone();
+        moved.corners = quad(105.0, 102.0);
+        cs.track(std::slice::from_ref(&moved));
+        assert_eq!(cs.all().len(), 1);
+        assert_eq!(cs.all()[0].corners, quad(105.0, 102.0));
+        for _ in 0..=MISSES_ALLOWED {
+            cs.track(&[]);
+        }
+        assert!(cs.all().is_empty());
+    }
+
+    #[test]
+    fn a_restored_token_is_added_only_when_not_seen() {
+        let cat = Catalogue::bundled();
+        let mut layout = Layout {
+            cities: vec![tablelens_engine::CityLayout::empty(
+                tablelens_engine::CityId::ZiggyOne,
+            )],
+            emp_assault: false,
+            unknown: Vec::new(),
+        };
+        let mut hunter = tablelens_engine::Unit::new("hunter");
+        hunter.corners = Some(quad(0.0, 0.0));
+        layout.cities[0].moloch.push(hunter);
+        let mut cs = Corrections::default();
+        cs.set(Correction {
+            corners: quad(0.0, 0.0),
+            pinned: vec![Token::Plus1],
+            ..Correction::default()
+        });
+        assert_eq!(cs.all().len(), 1);
+        let fixed = cs.apply(&cat, &layout, &[]);
+        assert_eq!(fixed.cities[0].moloch[0].tokens, [Token::Plus1]);
+        layout.cities[0].moloch[0].tokens = vec![Token::Plus1];
+        let fixed = cs.apply(&cat, &layout, &[]);
+        assert_eq!(
+            fixed.cities[0].moloch[0].tokens,
+            [Token::Plus1],
+            "not twice"
+        );
+    }
+
+    #[test]
+    fn an_empty_correction_removes_itself() {
+        let mut cs = Corrections::default();
+        cs.set(Correction {
+            corners: quad(0.0, 0.0),
+            netted: Some(false),
+            ..Correction::default()
+        });
+        cs.set(Correction {
+            corners: quad(0.0, 0.0),
+            ..Correction::default()
+        });
+        assert!(cs.all().is_empty());
+    }
+}
