@@ -23,6 +23,15 @@ def to_input(batch_u8):
     return np.transpose(x, (0, 3, 1, 2))
 
 
+def jitter(rng, batch_u8, gain, bias):
+    """Photometric jitter on top of the renderer's own: a gain per channel in 1 +- `gain`
+    and one brightness shift in +- `bias` per image; uint8 NHWC in and out."""
+    x = batch_u8.astype(np.float32)
+    n = len(x)
+    x = x * rng.uniform(1 - gain, 1 + gain, (n, 1, 1, 3)) + rng.uniform(-bias, bias, (n, 1, 1, 1))
+    return np.clip(x, 0, 255).astype(np.uint8)
+
+
 class Clock:
     def __init__(self):
         self.start = time.time()

@@ -14,7 +14,6 @@ from onnx import TensorProto, helper, numpy_helper
 
 
 # Layer specs: ("conv", name, cin, cout, k, stride, dilation, relu)
-#              ("dw", name, c, k, stride, dilation)   depthwise convolution (one filter a channel), ReLU
 #              ("up2",)                 nearest-neighbour upsampling by 2
 #              ("save", slot)           remember the current tensor
 #              ("concat", slot)         concatenate the remembered tensor on channels
@@ -24,15 +23,6 @@ from onnx import TensorProto, helper, numpy_helper
 
 def conv(name, cin, cout, k=3, stride=1, dilation=1, relu=True):
     return ("conv", name, cin, cout, k, stride, dilation, relu)
-
-
-def dw(name, c, k=3, stride=1, dilation=1):
-    return ("dw", name, c, k, stride, dilation)
-
-
-def sep(name, cin, cout, stride=1, dilation=1):
-    """A depthwise-separable block: a 3x3 depthwise convolution, then a 1x1 convolution."""
-    return [dw(name + "d", cin, stride=stride, dilation=dilation), conv(name + "p", cin, cout, k=1)]
 
 
 def init_params(spec, key):
@@ -45,11 +35,6 @@ def init_params(spec, key):
             scale = np.sqrt(2.0 / fan_in) if relu else np.sqrt(1.0 / fan_in)
             params[name + ".w"] = jax.random.normal(sub, (cout, cin, k, k)) * scale
             params[name + ".b"] = jnp.zeros((cout,))
-        elif layer[0] == "dw":
-            _, name, c, k, _, _ = layer
-            key, sub = jax.random.split(key)
-            params[name + ".w"] = jax.random.normal(sub, (c, 1, k, k)) * np.sqrt(2.0 / (k * k))
-            params[name + ".b"] = jnp.zeros((c,))
         elif layer[0] == "flatten_dense":
             _, name, cin, cout = layer
             key, sub = jax.random.split(key)
@@ -76,19 +61,6 @@ def forward(spec, params, x):
             x = x + params[name + ".b"][None, :, None, None]
             if relu:
                 x = jax.nn.relu(x)
-        elif kind == "dw":
-            _, name, c, k, stride, dil = layer
-            pad = dil * (k // 2)
-            x = jax.lax.conv_general_dilated(
-                x,
-                params[name + ".w"],
-                (stride, stride),
-                [(pad, pad), (pad, pad)],
-                rhs_dilation=(dil, dil),
-                dimension_numbers=("NCHW", "OIHW", "NCHW"),
-                feature_group_count=c,
-            )
-            x = jax.nn.relu(x + params[name + ".b"][None, :, None, None])
         elif kind == "up2":
             x = jnp.repeat(jnp.repeat(x, 2, axis=2), 2, axis=3)
         elif kind == "save":
@@ -141,23 +113,6 @@ def export_onnx(spec, params, input_shape, path, doc):
                 out = fresh("relu")
                 nodes.append(helper.make_node("Relu", [cur], [out]))
                 cur = out
-        elif kind == "dw":
-            _, name, c, k, stride, dil = layer
-            w = np.asarray(params[name + ".w"], dtype=np.float32)
-            b = np.asarray(params[name + ".b"], dtype=np.float32)
-            inits += [numpy_helper.from_array(w, name + ".w"), numpy_helper.from_array(b, name + ".b")]
-            pad = dil * (k // 2)
-            out = fresh("dw")
-            nodes.append(
-                helper.make_node(
-                    "Conv", [cur, name + ".w", name + ".b"], [out],
-                    kernel_shape=[k, k], strides=[stride, stride],
-                    pads=[pad, pad, pad, pad], dilations=[dil, dil], group=c,
-                )
-            )
-            relu = fresh("relu")
-            nodes.append(helper.make_node("Relu", [out], [relu]))
-            cur = relu
         elif kind == "up2":
             scales = fresh("scales")
             inits.append(numpy_helper.from_array(np.array([1, 1, 2, 2], dtype=np.float32), scales))
@@ -232,10 +187,6 @@ def macs(spec, input_shape):
             h, w = (h + stride - 1) // stride, (w + stride - 1) // stride
             total += cin * cout * k * k * h * w
             c = cout
-        elif kind == "dw":
-            _, _, ch, k, stride, _ = layer
-            h, w = (h + stride - 1) // stride, (w + stride - 1) // stride
-            total += ch * k * k * h * w
         elif kind == "up2":
             h, w = h * 2, w * 2
         elif kind == "save":

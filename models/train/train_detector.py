@@ -24,7 +24,7 @@ import numpy as np
 import optax
 
 import nets
-from common import Clock, load_json, load_npy, to_input
+from common import Clock, jitter, load_json, load_npy, to_input
 
 H, W, STRIDE = 288, 512, 4
 GH, GW = H // STRIDE, W // STRIDE
@@ -219,10 +219,7 @@ def main():
     rng = np.random.default_rng(args.seed)
     for it in range(args.steps):
         b = rng.choice(train_idx, args.batch, replace=False)
-        x = images[b].astype(np.float32)
-        # photometric jitter on top of the renderer's own
-        x = x * rng.uniform(0.8, 1.2, (len(b), 1, 1, 3)) + rng.uniform(-15, 15, (len(b), 1, 1, 1))
-        x = to_input(np.clip(x, 0, 255).astype(np.uint8))
+        x = to_input(jitter(rng, images[b], 0.2, 15))
         batch = (x, heat[b], off[b], alt[b], mask[b])
         if rng.random() < 0.5:
             batch = flip(*batch, horizontal=True)

@@ -20,7 +20,7 @@ import numpy as np
 import optax
 
 import nets
-from common import Clock, load_json, load_npy, to_input
+from common import Clock, jitter, load_json, load_npy, to_input
 
 H, W = 64, 48
 INPUT = (3, H, W)
@@ -74,9 +74,7 @@ def main():
     clock = Clock()
     for it in range(args.steps):
         b = rng.choice(train_idx, args.batch, replace=False)
-        x = images[b].astype(np.float32)
-        x = x * rng.uniform(0.7, 1.3, (len(b), 1, 1, 3)) + rng.uniform(-25, 25, (len(b), 1, 1, 1))
-        x = to_input(np.clip(x, 0, 255).astype(np.uint8))
+        x = to_input(jitter(rng, images[b], 0.3, 25))
         params, state, loss = step(params, state, x, targets[b])
         if it % 250 == 0 or it == args.steps - 1:
             print(f"{clock} step {it:5d} loss {float(loss):.4f}", flush=True)

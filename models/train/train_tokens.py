@@ -18,7 +18,7 @@ import numpy as np
 import optax
 
 import nets
-from common import Clock, load_json, load_npy, to_input
+from common import Clock, jitter, load_json, load_npy, to_input
 from train_detector import focal
 
 H, W, STRIDE = 68, 48, 2
@@ -86,9 +86,7 @@ def main():
     clock = Clock()
     for it in range(args.steps):
         b = rng.choice(train_idx, args.batch, replace=False)
-        x = images[b].astype(np.float32)
-        x = x * rng.uniform(0.8, 1.2, (len(b), 1, 1, 3)) + rng.uniform(-15, 15, (len(b), 1, 1, 1))
-        x = to_input(np.clip(x, 0, 255).astype(np.uint8))
+        x = to_input(jitter(rng, images[b], 0.2, 15))
         params, state, loss = step(params, state, x, heat[b])
         if it % 250 == 0 or it == args.steps - 1:
             print(f"{clock} step {it:5d} loss {float(loss):.3f}", flush=True)

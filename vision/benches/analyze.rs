@@ -7,15 +7,10 @@ use tablelens_vision::perceive::identify::{crop, gallery_of};
 use tablelens_vision::perceive::{
     embedder_fingerprint, Analyzer, Embedder, Gallery, PieceClass, EMBEDDER_ONNX,
 };
-use tablelens_vision::render::{face, Renderer, SceneOptions};
+use tablelens_vision::render::{all_faces, Renderer, SceneOptions};
 
 fn gallery(cat: &Catalogue, embedder: &Embedder) -> Gallery {
-    let faces = cat
-        .component_ids()
-        .into_iter()
-        .filter_map(|id| face(cat, &id, 0).map(|f| (id, f)))
-        .collect();
-    gallery_of(cat, embedder, &embedder_fingerprint(), faces).expect("embed faces")
+    gallery_of(cat, embedder, &embedder_fingerprint(), all_faces(cat, 0)).expect("embed faces")
 }
 
 fn bench(c: &mut Criterion) {

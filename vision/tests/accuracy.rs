@@ -10,17 +10,13 @@ use tablelens_engine::Catalogue;
 use tablelens_vision::perceive::eval::{report, score};
 use tablelens_vision::perceive::identify::gallery_of;
 use tablelens_vision::perceive::{embedder_fingerprint, Analyzer, Embedder, EMBEDDER_ONNX};
-use tablelens_vision::render::{face, Renderer, SceneOptions};
+use tablelens_vision::render::{all_faces, Renderer, SceneOptions};
 
 #[test]
 fn the_vision_finds_and_names_cards_on_faces_it_never_trained_on() {
     let cat = Catalogue::bundled();
     let embedder = Embedder::load(EMBEDDER_ONNX).expect("embedder");
-    let faces = cat
-        .component_ids()
-        .into_iter()
-        .filter_map(|id| face(&cat, &id, 0).map(|f| (id, f)))
-        .collect();
+    let faces = all_faces(&cat, 0);
     let gallery = gallery_of(&cat, &embedder, &embedder_fingerprint(), faces).expect("gallery");
     let analyzer = Analyzer::new(gallery).expect("analyzer");
     let mut renderer = Renderer::new(&cat);

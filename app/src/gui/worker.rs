@@ -19,11 +19,11 @@ use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 use tablelens_engine::{Catalogue, Layout, Token};
-use tablelens_vision::perceive::identify::{class_of, face_crop, GalleryEntry};
+use tablelens_vision::perceive::identify::gallery_of;
 use tablelens_vision::perceive::{
     embedder_fingerprint, Analysis, Analyzer, Embedder, Gallery, EMBEDDER_ONNX,
 };
-use tablelens_vision::render::face;
+use tablelens_vision::render::all_faces;
 
 /// What the window asks of the worker.
 #[derive(Debug, Clone, PartialEq)]
@@ -423,28 +423,7 @@ impl Worker {
 
 /// A gallery of the canonical proxy face of every component (style 0), made in memory.
 pub fn canonical_gallery(cat: &Catalogue, embedder: &Embedder) -> Result<Gallery, String> {
-    let mut crops = Vec::new();
-    let mut labels = Vec::new();
-    for id in cat.component_ids() {
-        if let Some(img) = face(cat, &id, 0) {
-            let class = class_of(cat, &id);
-            crops.push(face_crop(&img, class));
-            labels.push((id, class));
-        }
-    }
-    let embeddings = embedder.embed(&crops).map_err(|e| e.to_string())?;
-    Ok(Gallery {
-        model: embedder_fingerprint(),
-        entries: labels
-            .into_iter()
-            .zip(embeddings)
-            .map(|((id, class), e)| GalleryEntry {
-                id,
-                class,
-                embedding: e.to_vec(),
-            })
-            .collect(),
-    })
+    gallery_of(cat, embedder, &embedder_fingerprint(), all_faces(cat, 0)).map_err(|e| e.to_string())
 }
 
 fn canonical_analyzer(cat: &Catalogue) -> Result<Analyzer, String> {

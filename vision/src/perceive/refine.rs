@@ -72,8 +72,12 @@ pub fn target(rough: &[[f32; 2]; 4], truth: &[[f32; 2]; 4]) -> Option<[f32; 8]> 
 /// The corners in the frame that a network output `out` says, for a window made from
 /// `rough`.
 pub fn corners_from(rough: &[[f32; 2]; 4], out: &[f32]) -> Option<[[f32; 2]; 4]> {
-    let win = window(rough)?;
-    let m = unit_square_to_quad(&win)?;
+    corners_in(&window(rough)?, out)
+}
+
+/// The corners in the frame that a network output `out` says for the window `win`.
+fn corners_in(win: &[[f32; 2]; 4], out: &[f32]) -> Option<[[f32; 2]; 4]> {
+    let m = unit_square_to_quad(win)?;
     let nom = nominal();
     let mut c = [[0f32; 2]; 4];
     for k in 0..4 {
@@ -136,11 +140,15 @@ impl Refiner {
     ) -> Result<Vec<[[f32; 2]; 4]>, VisionError> {
         let mut out = Vec::with_capacity(cards.len());
         for chunk in cards.chunks(BATCH) {
-            let mut buf = Vec::with_capacity(BATCH * 3 * (WINDOW_W * WINDOW_H) as usize);
-            for c in chunk {
-                push_chw(&mut buf, &window_image(frame, c));
-            }
+            let windows: Vec<Option<[[f32; 2]; 4]>> = chunk.iter().map(window).collect();
             let blank = RgbImage::new(WINDOW_W, WINDOW_H);
+            let mut buf = Vec::with_capacity(BATCH * 3 * (WINDOW_W * WINDOW_H) as usize);
+            for w in &windows {
+                match w {
+                    Some(w) => push_chw(&mut buf, &rectify(frame, w, WINDOW_W, WINDOW_H)),
+                    None => push_chw(&mut buf, &blank),
+                }
+            }
             for _ in chunk.len()..BATCH {
                 push_chw(&mut buf, &blank);
             }
@@ -150,9 +158,9 @@ impl Refiner {
                     "corner refiner output shape {shape:?}"
                 )));
             }
-            for (k, card) in chunk.iter().enumerate() {
+            for (k, (card, win)) in chunk.iter().zip(&windows).enumerate() {
                 let o = &res[k * 8..(k + 1) * 8];
-                out.push(match corners_from(card, o) {
+                out.push(match win.as_ref().and_then(|w| corners_in(w, o)) {
                     Some(c) if plausible(card, &c) => c,
                     _ => *card,
                 });

@@ -226,6 +226,16 @@ pub fn face(catalogue: &Catalogue, component_id: &str, style: u64) -> Option<Rgb
     Some(faces::paint(&c, &st, faces::CANONICAL_DENSITY))
 }
 
+/// The face of every component in one style, `(component id, picture)`: what a player
+/// would enrol if their deck looked like that style.
+pub fn all_faces(catalogue: &Catalogue, style: u64) -> Vec<(String, RgbImage)> {
+    catalogue
+        .component_ids()
+        .into_iter()
+        .filter_map(|id| face(catalogue, &id, style).map(|f| (id, f)))
+        .collect()
+}
+
 /// Writes the canonical face of every component as `DIR/<component id>.png` (the layout
 /// `enroll --faces` reads); returns how many.
 pub fn write_faces(catalogue: &Catalogue, dir: &Path) -> Result<usize, RenderError> {
