@@ -3,6 +3,7 @@
 //! match is weak (an unknown piece is reported as unknown, never as a wrong guess).
 
 use super::nn::{push_chw, Net};
+use super::par;
 use super::resample::{area_resize, rectify};
 use super::VisionError;
 use crate::perceive::detect::PieceClass;
@@ -104,8 +105,13 @@ impl Embedder {
         })
     }
 
-    /// Embeds crops (each `CROP_W` x `CROP_H`) into unit vectors.
+    /// Embeds crops (each `CROP_W` x `CROP_H`) into unit vectors, on every core.
     pub fn embed(&self, crops: &[RgbImage]) -> Result<Vec<[f32; DIM]>, VisionError> {
+        par::split(crops, BATCH / 2, |share| self.embed_here(share))
+    }
+
+    /// Embeds crops on this thread.
+    fn embed_here(&self, crops: &[RgbImage]) -> Result<Vec<[f32; DIM]>, VisionError> {
         let mut out = Vec::with_capacity(crops.len());
         for chunk in crops.chunks(BATCH) {
             let (net, batch) = if chunk.len() <= SMALL_BATCH {

@@ -12,6 +12,7 @@ pub mod detect;
 pub mod eval;
 pub mod identify;
 pub mod nn;
+pub mod par;
 pub mod peaks;
 pub mod refine;
 pub mod resample;

@@ -10,6 +10,7 @@
 
 use super::detect::{Detection, PieceClass};
 use super::nn::{push_chw, Net};
+use super::par;
 use super::resample::{apply, rectify, unit_square_to_quad};
 use super::VisionError;
 use image::RgbImage;
@@ -132,8 +133,17 @@ impl Refiner {
         Ok(cur)
     }
 
-    /// One round of refinement.
+    /// One round of refinement, on every core.
     pub fn round(
+        &self,
+        frame: &RgbImage,
+        cards: &[[[f32; 2]; 4]],
+    ) -> Result<Vec<[[f32; 2]; 4]>, VisionError> {
+        par::split(cards, BATCH / 2, |share| self.round_here(frame, share))
+    }
+
+    /// One round of refinement on this thread.
+    fn round_here(
         &self,
         frame: &RgbImage,
         cards: &[[[f32; 2]; 4]],

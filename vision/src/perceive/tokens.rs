@@ -4,6 +4,7 @@
 //! over the card (stride 2); its peaks are mapped back to the frame.
 
 use super::nn::{push_chw, Net};
+use super::par;
 use super::peaks::{is_peak, subcell};
 use super::resample::{apply, rectify, unit_square_to_quad};
 use super::VisionError;
@@ -42,8 +43,17 @@ impl TokenFinder {
     }
 
     /// For each card (corners clockwise from its printed top-left), the square of every
-    /// token or marker found on it, in frame pixels.
+    /// token or marker found on it, in frame pixels. Runs on every core.
     pub fn find(
+        &self,
+        frame: &RgbImage,
+        cards: &[[[f32; 2]; 4]],
+    ) -> Result<Vec<Vec<[[f32; 2]; 4]>>, VisionError> {
+        par::split(cards, BATCH, |share| self.find_here(frame, share))
+    }
+
+    /// [`TokenFinder::find`] on this thread.
+    fn find_here(
         &self,
         frame: &RgbImage,
         cards: &[[[f32; 2]; 4]],
