@@ -1,8 +1,9 @@
-//! Benchmarks of the vision: a whole 1920x1080 table photo analysed (detect, identify,
-//! assemble), and one card identified (crop, embed both ways up, nearest neighbour).
+//! Benchmarks of the vision: a whole 1920x1080 table photo of 40 cards analysed (detect,
+//! refine, identify, assemble), and one card identified (crop, embed both ways up, nearest
+//! neighbour). `TABLELENS_THREADS=1` gives the one-core figures.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use tablelens_engine::Catalogue;
+use tablelens_engine::{Catalogue, Kind, Unit};
 use tablelens_vision::perceive::identify::{crop, gallery_of};
 use tablelens_vision::perceive::{
     embedder_fingerprint, Analyzer, Embedder, Gallery, PieceClass, EMBEDDER_ONNX,
@@ -18,24 +19,36 @@ fn bench(c: &mut Criterion) {
     let embedder = Embedder::load(EMBEDDER_ONNX).expect("embedder");
     let g = gallery(&cat, &embedder);
     let analyzer = Analyzer::new(g.clone()).expect("analyzer");
-    // The busiest of a few late-game scenes.
+    // A crowded table of 40 cards (the speed target's): a generated game, its columns
+    // filled up with further units until the 5 cities have 35 units beside them.
     let mut renderer = Renderer::new(&cat);
-    let scene = (0..12)
-        .map(|i| renderer.render(5, i, &SceneOptions::default()))
-        .max_by_key(|s| {
-            s.truth
-                .cities
-                .iter()
-                .map(|c| c.moloch.len() + c.outpost.len())
-                .sum::<usize>()
-        })
-        .expect("a scene");
-    let cards: usize = scene
-        .truth
+    let mut layout = renderer.render(5, 0, &SceneOptions::default()).truth;
+    let spare = |kind: Kind| -> Vec<String> {
+        cat.cards()
+            .iter()
+            .filter(|c| c.kind == kind)
+            .map(|c| c.id.clone())
+            .collect()
+    };
+    let (robots, soldiers) = (spare(Kind::Robot), spare(Kind::Soldier));
+    let mut k = 0;
+    while layout
         .cities
         .iter()
         .map(|c| 1 + c.moloch.len() + c.outpost.len())
-        .sum();
+        .sum::<usize>()
+        < 40
+    {
+        let city = &mut layout.cities[k % 5];
+        let (column, pool) = if k % 2 == 0 {
+            (&mut city.moloch, &robots)
+        } else {
+            (&mut city.outpost, &soldiers)
+        };
+        column.push(Unit::new(&pool[k % pool.len()]));
+        k += 1;
+    }
+    let scene = renderer.render_layout(&layout, 5, 0, &SceneOptions::default());
     c.bench_function(&format!("analyze 1920x1080 frame ({cards} cards)"), |b| {
         b.iter(|| analyzer.analyze(&cat, &scene.image).expect("analyze"))
     });
