@@ -60,7 +60,7 @@ def main():
     print(f"{n} windows; {n_hold} held out")
     params = nets.init_params(SPEC, jax.random.PRNGKey(args.seed))
     print(f"refiner: {nets.param_count(params)} parameters, {nets.macs(SPEC, INPUT) / 1e6:.1f} M MACs per window")
-    sched = optax.warmup_cosine_decay_schedule(1e-4, 2e-3, 200, args.steps, 2e-5)
+    sched = optax.warmup_cosine_decay_schedule(1e-4, 2e-3, min(200, args.steps // 4), args.steps, 2e-5)
     opt = optax.adamw(sched, weight_decay=1e-4)
     state = opt.init(params)
 

@@ -72,7 +72,7 @@ def main():
     params = nets.init_params(SPEC, jax.random.PRNGKey(args.seed))
     params["head.b"] = params["head.b"].at[:].set(-2.2)
     print(f"token finder: {nets.param_count(params)} parameters, {nets.macs(SPEC, INPUT) / 1e6:.1f} M MACs per card")
-    sched = optax.warmup_cosine_decay_schedule(1e-4, 3e-3, 100, args.steps, 3e-5)
+    sched = optax.warmup_cosine_decay_schedule(1e-4, 3e-3, min(100, args.steps // 4), args.steps, 3e-5)
     opt = optax.adamw(sched, weight_decay=1e-4)
     state = opt.init(params)
 

@@ -14,6 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use tablelens_engine::{Catalogue, Corners};
 use tablelens_vision::npy;
+use tablelens_vision::perceive::par;
 use tablelens_vision::perceive::refine::{target, window_image};
 use tablelens_vision::render::{Renderer, SceneOptions};
 
@@ -42,7 +43,6 @@ fn run() -> Result<(), String> {
     let cat = Catalogue::bundled();
     let holdout = (scenes / 10).max(1);
     let jobs: Vec<u64> = (0..scenes).collect();
-    let half = jobs.len().div_ceil(2);
     let work = |ids: &[u64]| {
         let mut renderer = Renderer::new(&cat);
         let mut windows = Vec::new();
@@ -82,22 +82,19 @@ fn run() -> Result<(), String> {
         }
         (windows, targets, held)
     };
-    let ((mut windows, mut targets, h1), (w2, t2, h2)) = std::thread::scope(|s| {
-        let h = s.spawn(|| work(&jobs[half..]));
-        let a = work(&jobs[..half]);
-        (a, h.join().unwrap_or_default())
-    });
-    // The held-out scenes are the last ones, all in the second half.
-    windows.extend(w2);
-    targets.extend(t2);
+    let (mut windows, mut targets, mut held) = (Vec::new(), Vec::new(), 0);
+    for (w, t, h) in par::shares(&jobs, work) {
+        windows.extend(w);
+        targets.extend(t);
+        held += h;
+    }
     npy::write_images(&out.join("ref_images.npy"), &windows)?;
     npy::write_f32(&out.join("ref_targets.npy"), &targets, 8)?;
-    std::fs::write(out.join("ref_holdout.json"), format!("{}", h1 + h2))
-        .map_err(|e| e.to_string())?;
+    std::fs::write(out.join("ref_holdout.json"), format!("{held}")).map_err(|e| e.to_string())?;
     eprintln!(
         "{} windows from {scenes} scenes ({} held out)",
         windows.len(),
-        h1 + h2
+        held
     );
     Ok(())
 }

@@ -11,6 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use tablelens_engine::{Catalogue, Corners};
 use tablelens_vision::npy;
+use tablelens_vision::perceive::par;
 use tablelens_vision::perceive::resample::{rectify, unit_square_to_quad};
 use tablelens_vision::perceive::tokens::{CARD_CROP_H, CARD_CROP_W};
 use tablelens_vision::render::{Renderer, SceneOptions, HELD_OUT_STYLES_FROM};
@@ -40,7 +41,6 @@ fn run() -> Result<(), String> {
     let cat = Catalogue::bundled();
     let holdout = (scenes / 10).max(1);
     let jobs: Vec<u64> = (0..scenes).collect();
-    let half = jobs.len().div_ceil(2);
     let work = |ids: &[u64]| {
         let mut renderer = Renderer::new(&cat);
         let mut crops = Vec::new();
@@ -74,14 +74,11 @@ fn run() -> Result<(), String> {
         }
         (crops, points)
     };
-    let (a, b) = std::thread::scope(|s| {
-        let h = s.spawn(|| work(&jobs[half..]));
-        let a = work(&jobs[..half]);
-        (a, h.join().unwrap_or_default())
-    });
-    let (mut crops, mut points) = a;
-    crops.extend(b.0);
-    points.extend(b.1);
+    let (mut crops, mut points) = (Vec::new(), Vec::new());
+    for (c, p) in par::shares(&jobs, work) {
+        crops.extend(c);
+        points.extend(p);
+    }
     npy::write_images(&out.join("tok_images.npy"), &crops)?;
     std::fs::write(
         out.join("tok_points.json"),
