@@ -16,9 +16,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use tablelens_engine::Catalogue;
 use tablelens_vision::npy;
+use tablelens_vision::perceive::assemble::strip_quad;
 use tablelens_vision::perceive::detect::{letterbox, PieceClass};
 use tablelens_vision::perceive::eval::truth_pieces;
 use tablelens_vision::perceive::identify::{class_of, crop, face_crop, CROP_H, CROP_W};
+use tablelens_vision::perceive::par;
 use tablelens_vision::render::{face, Renderer, SceneOptions, HELD_OUT_STYLES_FROM};
 
 fn main() {
@@ -102,12 +104,12 @@ fn run() -> Result<(), String> {
         eprintln!("gallery: {} faces", gallery.len());
 
         // Queries: pieces cut out of scenes of one style each, by their true corners, jittered
-        // as a detector's would be. Two threads share the scenes.
+        // as a detector's would be. The cores share the scenes.
         let jobs: Vec<(u64, u64)> = styles
             .iter()
             .flat_map(|&s| (0..per_style).map(move |k| (s, k)))
             .collect();
-        let results = parallel(&jobs, |&(s, k)| {
+        let results = par::map(&jobs, |&(s, k)| {
             let mut renderer = Renderer::new(&cat);
             let options = SceneOptions {
                 style_pool: vec![s],
@@ -119,18 +121,36 @@ fn run() -> Result<(), String> {
             let mut crops = Vec::new();
             let mut labels = Vec::new();
             for t in truth_pieces(&scene.truth) {
+                // Strips are cut below, from their robot, as tablelens cuts them.
+                if t.class == PieceClass::Strip {
+                    continue;
+                }
                 let Some(ci) = comps.iter().position(|c| *c == t.id) else {
                     continue;
                 };
-                let side = side_of(&t.corners);
-                let jitter = 0.03 * side;
-                let mut c = t.corners;
-                for p in c.iter_mut() {
-                    p[0] += rng.gen_range(-jitter..=jitter);
-                    p[1] += rng.gen_range(-jitter..=jitter);
-                }
+                let c = match t.class {
+                    PieceClass::Small => token_jitter(&mut rng, &t.corners),
+                    _ => corner_jitter(&mut rng, &t.corners, 0.03),
+                };
                 crops.push(crop(&scene.image, t.class, &c));
                 labels.extend([style_index(s), ci as i32]);
+            }
+            // A module's strip: where tablelens looks for it, beside its robot's
+            // (imprecisely found) printed right edge, whatever the module's true shift.
+            for city in &scene.truth.cities {
+                for unit in city.moloch.iter().chain(&city.outpost) {
+                    let (Some(m), Some(k)) = (&unit.module, unit.corners) else {
+                        continue;
+                    };
+                    let Some(ci) = comps.iter().position(|c| *c == m.card) else {
+                        continue;
+                    };
+                    let Some(q) = strip_quad(&corner_jitter(&mut rng, &k, 0.03)) else {
+                        continue;
+                    };
+                    crops.push(crop(&scene.image, PieceClass::Strip, &q));
+                    labels.extend([style_index(s), ci as i32]);
+                }
             }
             (crops, labels)
         });
@@ -152,7 +172,7 @@ fn run() -> Result<(), String> {
     // Detector frames: training styles, the last 100 on held-out styles.
     let holdout = 100.min(det_scenes);
     let idx: Vec<u64> = (0..det_scenes).collect();
-    let frames = parallel(&idx, |&i| {
+    let frames = par::map(&idx, |&i| {
         let mut renderer = Renderer::new(&cat);
         let options = if i >= det_scenes - holdout {
             SceneOptions::held_out(eval_styles.max(1))
@@ -182,22 +202,31 @@ fn run() -> Result<(), String> {
     Ok(())
 }
 
+/// Each corner moved by up to `share` of the piece's shorter side, as a detector's are.
+fn corner_jitter(rng: &mut ChaCha8Rng, c: &[[f32; 2]; 4], share: f32) -> [[f32; 2]; 4] {
+    let j = share * side_of(c);
+    c.map(|p| [p[0] + rng.gen_range(-j..=j), p[1] + rng.gen_range(-j..=j)])
+}
+
+/// A small piece's square as the token finder gives it: its centre off by up to a tenth of
+/// its size, its size off by up to a tenth, and a little corner noise.
+fn token_jitter(rng: &mut ChaCha8Rng, c: &[[f32; 2]; 4]) -> [[f32; 2]; 4] {
+    let side = side_of(c);
+    let cx = c.iter().map(|p| p[0]).sum::<f32>() / 4.0;
+    let cy = c.iter().map(|p| p[1]).sum::<f32>() / 4.0;
+    let (dx, dy) = (
+        rng.gen_range(-0.1..=0.1) * side,
+        rng.gen_range(-0.1..=0.1) * side,
+    );
+    let k = rng.gen_range(0.9..=1.1);
+    let moved = c.map(|p| [cx + dx + (p[0] - cx) * k, cy + dy + (p[1] - cy) * k]);
+    corner_jitter(rng, &moved, 0.02)
+}
+
 fn side_of(c: &[[f32; 2]; 4]) -> f32 {
     (0..4)
         .map(|i| {
             ((c[i][0] - c[(i + 1) % 4][0]).powi(2) + (c[i][1] - c[(i + 1) % 4][1]).powi(2)).sqrt()
         })
         .fold(f32::INFINITY, f32::min)
-}
-
-/// Runs `f` over `items` on two threads, keeping the order.
-fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let half = items.len().div_ceil(2);
-    let (a, b) = items.split_at(half);
-    std::thread::scope(|s| {
-        let h = s.spawn(|| b.iter().map(&f).collect::<Vec<R>>());
-        let mut first: Vec<R> = a.iter().map(&f).collect();
-        first.extend(h.join().unwrap_or_default());
-        first
-    })
 }
