@@ -186,6 +186,7 @@ impl Wizard {
             .unwrap_or(Gallery {
                 model: embedder_fingerprint(),
                 entries: Vec::new(),
+                thresholds: Default::default(),
             });
         if !captured.is_empty() {
             let embedder = Embedder::load(EMBEDDER_ONNX).map_err(|e| e.to_string())?;

@@ -11,14 +11,18 @@
 //! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
 
 use super::detect::{Detection, PieceClass, SURE_SCORE};
-use super::identify::{crop, Embedder, Gallery, Identity, MIN_SCORE, STRIP_SHARE};
+use super::identify::{crop, Embedder, Gallery, Identity, STRIP_SHARE};
 use super::resample::{apply, unit_square_to_quad};
 use super::tokens::TokenFinder;
 use super::VisionError;
 use image::RgbImage;
 use tablelens_engine::layout::{Marker, UnknownPiece};
 use tablelens_engine::Catalogue;
-use tablelens_engine::{CityId, CityLayout, Corners, Layout, ModuleCard, Side, Token, Unit};
+use tablelens_engine::{CityId, CityLayout, Corners, Kind, Layout, ModuleCard, Side, Token, Unit};
+
+/// Least similarity of a module strip beside an Outpost unit, where a module lies only
+/// after Nestugov took it over.
+pub const OUTPOST_STRIP: f32 = 0.6;
 
 /// A detection with what it was identified as.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,6 +60,7 @@ fn centre(c: &[[f32; 2]; 4]) -> [f32; 2] {
 /// the token finder) and, beside a unit's printed right edge, the strip of a module tucked
 /// under it.
 pub fn identify_all(
+    catalogue: &Catalogue,
     frame: &RgbImage,
     detections: &[Detection],
     embedder: &Embedder,
@@ -113,29 +118,39 @@ pub fn identify_all(
         .iter()
         .filter(|p| p.class == PieceClass::Card && p.id.is_some())
         .collect();
-    let mut extra: Vec<(PieceClass, [[f32; 2]; 4], f32)> = Vec::new();
+    // (class, corners, detection score, least similarity that keeps it)
+    let mut extra: Vec<(PieceClass, [[f32; 2]; 4], f32, f32)> = Vec::new();
     for card in &named {
-        let is_city = card
-            .id
-            .as_deref()
-            .is_some_and(|id| CityId::parse(id.trim_end_matches("_destroyed")).is_some());
-        if let (false, Some(q)) = (is_city, strip_quad(&card.corners)) {
-            extra.push((PieceClass::Strip, q, card.score));
+        let Some(id) = card.id.as_deref() else {
+            continue;
+        };
+        // Modules lie under robots; under an Outpost unit only once Nestugov took one
+        // over, so beside those a strip needs a clearer match.
+        let bar = match catalogue.card(id).map(|c| c.kind) {
+            Some(Kind::Robot) => gallery.thresholds.strip,
+            Some(Kind::Soldier | Kind::Building) => gallery.thresholds.strip.max(OUTPOST_STRIP),
+            _ => continue,
+        };
+        if let Some(q) = strip_quad(&card.corners) {
+            extra.push((PieceClass::Strip, q, card.score, bar));
         }
     }
     let corners: Vec<[[f32; 2]; 4]> = named.iter().map(|p| p.corners).collect();
     for squares in tokens.find(frame, &corners)? {
         // More than eight pieces on one card is noise.
         for sq in squares.into_iter().take(8) {
-            extra.push((PieceClass::Small, sq, 1.0));
+            extra.push((PieceClass::Small, sq, 1.0, 0.0));
         }
     }
-    let crops: Vec<RgbImage> = extra.iter().map(|(c, q, _)| crop(frame, *c, q)).collect();
-    for ((class, corners, score), e) in extra.into_iter().zip(embedder.embed(&crops)?) {
+    let crops: Vec<RgbImage> = extra
+        .iter()
+        .map(|(c, q, _, _)| crop(frame, *c, q))
+        .collect();
+    for ((class, corners, score, bar), e) in extra.into_iter().zip(embedder.embed(&crops)?) {
         let id = gallery.identify(class, &e);
         // Beside a unit there is usually no module at all: only a fair match counts as a
         // strip, named or (when too close to call) unknown.
-        if class == PieceClass::Strip && id.score < MIN_SCORE {
+        if id.score < bar {
             continue;
         }
         pieces.push(Piece {

@@ -165,6 +165,9 @@ pub struct Gallery {
     pub model: String,
     /// The enrolled pictures.
     pub entries: Vec<GalleryEntry>,
+    /// When a match is sure enough to name a piece (absent in older files: the defaults).
+    #[serde(default)]
+    pub thresholds: Thresholds,
 }
 
 /// What identification concluded about one crop.
@@ -180,23 +183,47 @@ pub struct Identity {
     pub best: String,
 }
 
-/// Similarity below which a piece is unknown (a card: see [`min_score`]).
-pub const MIN_SCORE: f32 = 0.55;
-/// Similarity below which a card is unknown. Calibrated on the embedder's held-out face
-/// styles (`models/embedder.md`): at 0.5 with the margin below, 95.5% of cards are named
-/// right and 0.4% wrongly; tokens and strips, whose faces are more alike, keep
-/// [`MIN_SCORE`].
-pub const MIN_CARD_SCORE: f32 = 0.5;
+/// How sure identification must be to name a piece: the least cosine similarity to the
+/// best face, per class, and the least lead over the best other component. Below either the
+/// piece is unknown. A gallery file may carry its own; the defaults are calibrated on the
+/// embedder's held-out face styles (`models/train/calibrate_embedder.py`,
+/// `models/embedder.md`), where they name 97.6% of cards right and 0.5% wrong, and 77% of
+/// tokens and markers right and 5% wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Thresholds {
+    /// Least similarity of a card.
+    pub card: f32,
+    /// Least similarity of a module strip (beside most units there is none, so this one
+    /// also has to turn away the table and the neighbouring cards).
+    pub strip: f32,
+    /// Least similarity of a token or marker.
+    pub small: f32,
+    /// Least lead over the runner-up.
+    pub margin: f32,
+}
 
-/// The similarity a piece of this class needs to be named.
-pub fn min_score(class: PieceClass) -> f32 {
-    match class {
-        PieceClass::Card => MIN_CARD_SCORE,
-        PieceClass::Strip | PieceClass::Small => MIN_SCORE,
+impl Default for Thresholds {
+    fn default() -> Thresholds {
+        Thresholds {
+            card: 0.5,
+            strip: 0.4,
+            small: 0.4,
+            margin: 0.04,
+        }
     }
 }
-/// Lead over the runner-up below which a piece is unknown.
-pub const MIN_MARGIN: f32 = 0.04;
+
+impl Thresholds {
+    /// The similarity a piece of this class needs to be named.
+    pub fn min_score(&self, class: PieceClass) -> f32 {
+        match class {
+            PieceClass::Card => self.card,
+            PieceClass::Strip => self.strip,
+            PieceClass::Small => self.small,
+        }
+    }
+}
 
 impl Gallery {
     /// Reads a gallery file.
@@ -249,7 +276,8 @@ impl Gallery {
             .fold(-1.0f32, f32::max);
         let margin = score - runner_up;
         Identity {
-            id: (score >= min_score(class) && margin >= MIN_MARGIN).then(|| id.to_string()),
+            id: (score >= self.thresholds.min_score(class) && margin >= self.thresholds.margin)
+                .then(|| id.to_string()),
             score,
             margin,
             best: id.to_string(),
@@ -331,7 +359,20 @@ pub fn gallery_of(
     let mut labels = Vec::new();
     for (id, img) in faces {
         let class = class_of(catalogue, &id);
-        crops.push(face_crop(&img, class));
+        let face = face_crop(&img, class);
+        if class == PieceClass::Small {
+            // A round piece lies at any angle: its face is enrolled a quarter turn at a time.
+            let square = area_resize(&img, CROP_W, CROP_W);
+            for turned in [
+                image::imageops::rotate90(&square),
+                image::imageops::rotate180(&square),
+                image::imageops::rotate270(&square),
+            ] {
+                crops.push(area_resize(&turned, CROP_W, CROP_H));
+                labels.push((id.clone(), class));
+            }
+        }
+        crops.push(face);
         labels.push((id, class));
     }
     let embeddings = embedder.embed(&crops)?;
@@ -346,6 +387,7 @@ pub fn gallery_of(
                 embedding: e.to_vec(),
             })
             .collect(),
+        thresholds: Thresholds::default(),
     })
 }
 

@@ -174,6 +174,7 @@ impl Analyzer {
         self.refine(frame, &mut detections)?;
         let tr = Instant::now();
         let pieces = assemble::identify_all(
+            catalogue,
             frame,
             &detections,
             &self.embedder,
