@@ -38,3 +38,35 @@ class Clock:
 
     def __str__(self):
         return f"{time.time() - self.start:6.0f}s"
+
+
+def fit(spec, params, loss, images, targets, train_idx, *, steps, batch, seed, peak_lr, warmup,
+        end_lr, gain, bias, log_every=250):
+    """Trains `params` of the network `spec` so that `loss(output, target)` falls, on batches
+    of `images[b]` (photometrically jittered by `gain` and `bias`) and `targets[b]` drawn from
+    `train_idx`: AdamW, a warm-up of at most a quarter of the steps to `peak_lr`, then a
+    cosine down to `end_lr`. Returns the trained parameters and the clock started with it."""
+    import jax
+    import optax
+
+    import nets
+
+    sched = optax.warmup_cosine_decay_schedule(1e-4, peak_lr, min(warmup, steps // 4), steps, end_lr)
+    opt = optax.adamw(sched, weight_decay=1e-4)
+    state = opt.init(params)
+
+    @jax.jit
+    def step(p, s, x, t):
+        value, grads = jax.value_and_grad(lambda p: loss(nets.forward(spec, p, x), t))(p)
+        updates, s = opt.update(grads, s, p)
+        return optax.apply_updates(p, updates), s, value
+
+    rng = np.random.default_rng(seed)
+    clock = Clock()
+    for it in range(steps):
+        b = rng.choice(train_idx, batch, replace=False)
+        x = to_input(jitter(rng, images[b], gain, bias))
+        params, state, value = step(params, state, x, targets[b])
+        if it % log_every == 0 or it == steps - 1:
+            print(f"{clock} step {it:5d} loss {float(value):.4f}", flush=True)
+    return params, clock

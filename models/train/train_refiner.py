@@ -17,10 +17,9 @@ import os
 import jax
 import jax.numpy as jnp
 import numpy as np
-import optax
 
 import nets
-from common import Clock, jitter, load_json, load_npy, to_input
+from common import fit, load_json, load_npy, to_input
 
 H, W = 64, 48
 INPUT = (3, H, W)
@@ -60,24 +59,9 @@ def main():
     print(f"{n} windows; {n_hold} held out")
     params = nets.init_params(SPEC, jax.random.PRNGKey(args.seed))
     print(f"refiner: {nets.param_count(params)} parameters, {nets.macs(SPEC, INPUT) / 1e6:.1f} M MACs per window")
-    sched = optax.warmup_cosine_decay_schedule(1e-4, 2e-3, min(200, args.steps // 4), args.steps, 2e-5)
-    opt = optax.adamw(sched, weight_decay=1e-4)
-    state = opt.init(params)
-
-    @jax.jit
-    def step(p, s, x, t):
-        loss, grads = jax.value_and_grad(lambda p: jnp.abs(nets.forward(SPEC, p, x) - t).mean())(p)
-        updates, s = opt.update(grads, s, p)
-        return optax.apply_updates(p, updates), s, loss
-
-    rng = np.random.default_rng(args.seed)
-    clock = Clock()
-    for it in range(args.steps):
-        b = rng.choice(train_idx, args.batch, replace=False)
-        x = to_input(jitter(rng, images[b], 0.3, 25))
-        params, state, loss = step(params, state, x, targets[b])
-        if it % 250 == 0 or it == args.steps - 1:
-            print(f"{clock} step {it:5d} loss {float(loss):.4f}", flush=True)
+    params, clock = fit(SPEC, params, lambda out, t: jnp.abs(out - t).mean(), images, targets,
+                        train_idx, steps=args.steps, batch=args.batch, seed=args.seed,
+                        peak_lr=2e-3, warmup=200, end_lr=2e-5, gain=0.3, bias=25)
 
     fwd = jax.jit(lambda p, x: nets.forward(SPEC, p, x))
     pred = np.concatenate([np.asarray(fwd(params, to_input(images[hold[s:s + 256]])))

@@ -13,12 +13,10 @@ import json
 import os
 
 import jax
-import jax.numpy as jnp
 import numpy as np
-import optax
 
 import nets
-from common import Clock, jitter, load_json, load_npy, to_input
+from common import fit, load_json, load_npy, to_input
 from train_detector import focal
 
 H, W, STRIDE = 68, 48, 2
@@ -72,24 +70,9 @@ def main():
     params = nets.init_params(SPEC, jax.random.PRNGKey(args.seed))
     params["head.b"] = params["head.b"].at[:].set(-2.2)
     print(f"token finder: {nets.param_count(params)} parameters, {nets.macs(SPEC, INPUT) / 1e6:.1f} M MACs per card")
-    sched = optax.warmup_cosine_decay_schedule(1e-4, 3e-3, min(100, args.steps // 4), args.steps, 3e-5)
-    opt = optax.adamw(sched, weight_decay=1e-4)
-    state = opt.init(params)
-
-    @jax.jit
-    def step(p, s, x, h):
-        loss, grads = jax.value_and_grad(lambda p: focal(nets.forward(SPEC, p, x), h))(p)
-        updates, s = opt.update(grads, s, p)
-        return optax.apply_updates(p, updates), s, loss
-
-    rng = np.random.default_rng(args.seed)
-    clock = Clock()
-    for it in range(args.steps):
-        b = rng.choice(train_idx, args.batch, replace=False)
-        x = to_input(jitter(rng, images[b], 0.2, 15))
-        params, state, loss = step(params, state, x, heat[b])
-        if it % 250 == 0 or it == args.steps - 1:
-            print(f"{clock} step {it:5d} loss {float(loss):.3f}", flush=True)
+    params, clock = fit(SPEC, params, focal, images, heat, train_idx, steps=args.steps,
+                        batch=args.batch, seed=args.seed, peak_lr=3e-3, warmup=100, end_lr=3e-5,
+                        gain=0.2, bias=15)
 
     fwd = jax.jit(lambda p, x: jax.nn.sigmoid(nets.forward(SPEC, p, x)))
     hold = np.arange(n - n_hold, n)
