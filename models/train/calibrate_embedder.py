@@ -14,7 +14,7 @@ import numpy as np
 
 import nets
 from common import load_json, load_npy, to_input
-from train_embedder import SPEC
+from train_embedder import SPEC, with_turned_tokens
 
 KINDS = {0: "card", 1: "strip", 2: "small"}
 
@@ -30,6 +30,7 @@ def main():
     eval_styles = sorted(set(load_json(args.data, "eval_styles.json")))
     q_all, ql = load_npy(args.data, "emb_queries.npy"), load_npy(args.data, "emb_qlabels.npy")
     g_all, gl = load_npy(args.data, "emb_gallery.npy"), load_npy(args.data, "emb_glabels.npy")
+    g_all, gl = with_turned_tokens(g_all, gl, kinds)
     params = nets.load_onnx_params(args.model, nets.init_params(SPEC, jax.random.PRNGKey(0)))
     embed = jax.jit(lambda p, x: nets.forward(SPEC, p, x))
 

@@ -51,6 +51,25 @@ def augment_gallery(rng, g):
     return g.astype(np.uint8)
 
 
+def with_turned_tokens(g_all, gl, kinds):
+    """The gallery plus every token's and marker's face at three more quarter turns, as
+    tablelens enrols them (`identify.rs`: squared, turned, stretched back to the crop)."""
+    from PIL import Image
+
+    small = np.where(kinds[gl[:, 1]] == 2)[0]
+    h, w = g_all.shape[1:3]
+    turned, labels = [], []
+    for i in small:
+        square = Image.fromarray(g_all[i]).resize((w, w), Image.BOX)
+        for k in (1, 2, 3):
+            t = np.rot90(np.asarray(square), k)
+            turned.append(np.asarray(Image.fromarray(np.ascontiguousarray(t)).resize((w, h), Image.BOX)))
+            labels.append(gl[i])
+    if not turned:
+        return g_all, gl
+    return np.concatenate([g_all, np.stack(turned)]), np.concatenate([gl, np.stack(labels)])
+
+
 def augment_queries(rng, q):
     q = q.astype(np.float32)
     n = q.shape[0]
@@ -67,6 +86,8 @@ def main():
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--batch", type=int, default=96)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--init", help="start from the weights of this ONNX file (same architecture)")
+    ap.add_argument("--lr", type=float, default=2e-3, help="learning rate at the start of the cosine")
     args = ap.parse_args()
 
     comps = load_json(args.data, "components.json")
@@ -74,6 +95,7 @@ def main():
     eval_styles = set(load_json(args.data, "eval_styles.json"))
     q_all, ql = load_npy(args.data, "emb_queries.npy"), load_npy(args.data, "emb_qlabels.npy")
     g_all, gl = load_npy(args.data, "emb_gallery.npy"), load_npy(args.data, "emb_glabels.npy")
+    g_all, gl = with_turned_tokens(g_all, gl, kinds)
     styles = sorted(set(int(s) for s in gl[:, 0]))
     train_styles = [s for s in styles if s not in eval_styles]
     print(f"{len(comps)} components, {len(styles)} styles ({len(train_styles)} train), "
@@ -83,8 +105,11 @@ def main():
     by_style_g = {s: np.where(gl[:, 0] == s)[0] for s in styles}
 
     params = nets.init_params(SPEC, jax.random.PRNGKey(args.seed))
+    if args.init:
+        params = nets.load_onnx_params(args.init, params)
+        print(f"started from {args.init}")
     print(f"embedder: {nets.param_count(params)} parameters, {nets.macs(SPEC, INPUT) / 1e6:.1f} M MACs per crop")
-    sched = optax.cosine_decay_schedule(2e-3, args.steps, alpha=0.02)
+    sched = optax.cosine_decay_schedule(args.lr, args.steps, alpha=0.02)
     opt = optax.adamw(sched, weight_decay=1e-4)
     state = opt.init(params)
 
@@ -94,9 +119,11 @@ def main():
         sims = eq @ eg.T / TEMPERATURE
         same_kind = jnp.asarray(kinds)[qcomp][:, None] == jnp.asarray(kinds)[gcomp][None, :]
         sims = jnp.where(same_kind, sims, -1e9)
-        target = (qcomp[:, None] == gcomp[None, :]).astype(jnp.float32)
-        logp = jax.nn.log_softmax(sims, axis=1)
-        return -jnp.mean(jnp.sum(target * logp, axis=1))
+        # Any face of the query's component may be the match (a token has four, one per
+        # quarter turn): the loss is minus the log of their summed probability.
+        target = qcomp[:, None] == gcomp[None, :]
+        right = jax.nn.logsumexp(jnp.where(target, sims, -1e9), axis=1)
+        return -jnp.mean(right - jax.nn.logsumexp(sims, axis=1))
 
     @jax.jit
     def step(p, s, g, gcomp, q, qcomp):
