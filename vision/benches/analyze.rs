@@ -49,6 +49,20 @@ fn bench(c: &mut Criterion) {
         k += 1;
     }
     let scene = renderer.render_layout(&layout, 5, 0, &SceneOptions::default());
+    // Cards in view (the camera may leave an edge card out).
+    let cards: usize = scene
+        .truth
+        .cities
+        .iter()
+        .map(|c| {
+            usize::from(c.corners.is_some())
+                + c.moloch
+                    .iter()
+                    .chain(&c.outpost)
+                    .filter(|u| u.corners.is_some())
+                    .count()
+        })
+        .sum();
     c.bench_function(&format!("analyze 1920x1080 frame ({cards} cards)"), |b| {
         b.iter(|| analyzer.analyze(&cat, &scene.image).expect("analyze"))
     });

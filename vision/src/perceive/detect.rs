@@ -7,7 +7,6 @@
 //! each card ([`super::tokens`], [`super::assemble`]), where they are large.
 
 use super::nn::{push_chw, Net};
-use super::par;
 use super::peaks::is_peak;
 use super::resample::area_resize;
 use super::VisionError;
@@ -157,8 +156,7 @@ impl Detector {
         let (input, lb) = letterbox(frame);
         let mut buf = Vec::with_capacity((3 * NET_W * NET_H) as usize);
         push_chw(&mut buf, &input);
-        // One large run: tract spreads its matrix products over the cores.
-        let (out, shape) = par::with_pool(|| self.net.run(buf))?;
+        let (out, shape) = self.net.run(buf)?;
         if shape.len() != 4 || shape[1] < 9 || shape[1] > CLASSES + 8 {
             return Err(VisionError::Model(format!(
                 "detector output shape {shape:?}"

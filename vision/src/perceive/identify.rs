@@ -2,7 +2,7 @@
 //! embedder); the nearest face in the player's gallery names it, or nobody does when the
 //! match is weak (an unknown piece is reported as unknown, never as a wrong guess).
 
-use super::nn::{push_chw, Net};
+use super::nn::{push_chw, Batched};
 use super::par;
 use super::resample::{area_resize, rectify};
 use super::VisionError;
@@ -22,7 +22,7 @@ pub const DIM: usize = 64;
 pub const STRIP_SHARE: f32 = 12.0 / 63.0;
 /// Largest batch the embedder runs at once.
 const BATCH: usize = 16;
-/// Batch of the small plan, for one card tried both ways up.
+/// Batch of the short runs: one card tried both ways up, or what is left after full batches.
 const SMALL_BATCH: usize = 2;
 
 /// A piece's crop as the embedder sees it, from a frame and the piece's corners.
@@ -91,17 +91,20 @@ pub fn face_crop(face: &RgbImage, class: PieceClass) -> RgbImage {
 /// The embedder network.
 #[derive(Debug)]
 pub struct Embedder {
-    net: Net,
-    small: Net,
+    net: Batched,
 }
 
 impl Embedder {
     /// Loads the embedder from ONNX bytes.
     pub fn load(bytes: &[u8]) -> Result<Embedder, VisionError> {
-        let shape = |n| [n, 3, CROP_H as usize, CROP_W as usize];
         Ok(Embedder {
-            net: Net::load("embedder", bytes, shape(BATCH))?,
-            small: Net::load("embedder", bytes, shape(SMALL_BATCH))?,
+            net: Batched::load(
+                "embedder",
+                bytes,
+                BATCH,
+                SMALL_BATCH,
+                [3, CROP_H as usize, CROP_W as usize],
+            )?,
         })
     }
 
@@ -112,38 +115,25 @@ impl Embedder {
 
     /// Embeds crops on this thread.
     fn embed_here(&self, crops: &[RgbImage]) -> Result<Vec<[f32; DIM]>, VisionError> {
-        let mut out = Vec::with_capacity(crops.len());
-        for chunk in crops.chunks(BATCH) {
-            let (net, batch) = if chunk.len() <= SMALL_BATCH {
-                (&self.small, SMALL_BATCH)
-            } else {
-                (&self.net, BATCH)
-            };
-            let mut buf = Vec::with_capacity(batch * 3 * (CROP_W * CROP_H) as usize);
-            for c in chunk {
-                push_chw(&mut buf, c);
-            }
-            // Pad the batch to its fixed size.
-            let blank = RgbImage::new(CROP_W, CROP_H);
-            for _ in chunk.len()..batch {
-                push_chw(&mut buf, &blank);
-            }
-            let (v, shape) = net.run(buf)?;
-            if shape != [batch, DIM] {
-                return Err(VisionError::Model(format!(
-                    "embedder output shape {shape:?}"
-                )));
-            }
-            for row in v.chunks(DIM).take(chunk.len()) {
+        let (rows, shape) = self
+            .net
+            .run_items(crops.len(), |i, buf| push_chw(buf, &crops[i]))?;
+        if !rows.is_empty() && shape != [DIM] {
+            return Err(VisionError::Model(format!(
+                "embedder output shape {shape:?}"
+            )));
+        }
+        Ok(rows
+            .iter()
+            .map(|row| {
                 let mut e = [0f32; DIM];
                 let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
                 for (o, x) in e.iter_mut().zip(row) {
                     *o = x / norm;
                 }
-                out.push(e);
-            }
-        }
-        Ok(out)
+                e
+            })
+            .collect())
     }
 }
 

@@ -1,10 +1,9 @@
 //! Work split over the machine's cores: the per-piece stages (refining, embedding, finding
 //! tokens) cut their list of pieces into one contiguous share per core and run the shares
-//! at once, each with its own network runs; the detector's single large run instead lets
-//! tract spread its matrix products over a small thread pool.
+//! at once, each with its own network runs. (The detector's one large run stays on one
+//! thread: tract's own thread pool made it slower here, 61 ms against 47.)
 
 use std::sync::OnceLock;
-use tract_onnx::tract_core::tract_linalg::multithread::{multithread_tract_scope, Executor};
 
 /// Most threads one analysis uses (the speed target is for two cores; more helps little
 /// with batches this small).
@@ -74,16 +73,6 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
         .into_iter()
         .flatten()
         .collect()
-}
-
-/// Runs `f` with tract's matrix products spread over a shared pool of [`threads`] threads.
-pub fn with_pool<R>(f: impl FnOnce() -> R) -> R {
-    static POOL: OnceLock<Executor> = OnceLock::new();
-    let pool = POOL.get_or_init(|| match threads() {
-        1 => Executor::SingleThread,
-        n => Executor::multithread_with_name(n, "tablelens-nn"),
-    });
-    multithread_tract_scope(pool.clone(), f)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! half turn), so the refiner never decides which end is up.
 
 use super::detect::{Detection, PieceClass};
-use super::nn::{push_chw, Net};
+use super::nn::{push_chw, Batched};
 use super::par;
 use super::resample::{apply, rectify, unit_square_to_quad};
 use super::VisionError;
@@ -104,17 +104,19 @@ pub fn window_image(frame: &RgbImage, rough: &[[f32; 2]; 4]) -> RgbImage {
 /// The refiner network.
 #[derive(Debug)]
 pub struct Refiner {
-    net: Net,
+    net: Batched,
 }
 
 impl Refiner {
     /// Loads the refiner from ONNX bytes.
     pub fn load(bytes: &[u8]) -> Result<Refiner, VisionError> {
         Ok(Refiner {
-            net: Net::load(
+            net: Batched::load(
                 "corner refiner",
                 bytes,
-                [BATCH, 3, WINDOW_H as usize, WINDOW_W as usize],
+                BATCH,
+                2,
+                [3, WINDOW_H as usize, WINDOW_W as usize],
             )?,
         })
     }
@@ -148,35 +150,30 @@ impl Refiner {
         frame: &RgbImage,
         cards: &[[[f32; 2]; 4]],
     ) -> Result<Vec<[[f32; 2]; 4]>, VisionError> {
-        let mut out = Vec::with_capacity(cards.len());
-        for chunk in cards.chunks(BATCH) {
-            let windows: Vec<Option<[[f32; 2]; 4]>> = chunk.iter().map(window).collect();
-            let blank = RgbImage::new(WINDOW_W, WINDOW_H);
-            let mut buf = Vec::with_capacity(BATCH * 3 * (WINDOW_W * WINDOW_H) as usize);
-            for w in &windows {
-                match w {
-                    Some(w) => push_chw(&mut buf, &rectify(frame, w, WINDOW_W, WINDOW_H)),
-                    None => push_chw(&mut buf, &blank),
-                }
-            }
-            for _ in chunk.len()..BATCH {
-                push_chw(&mut buf, &blank);
-            }
-            let (res, shape) = self.net.run(buf)?;
-            if shape != [BATCH, 8] {
-                return Err(VisionError::Model(format!(
-                    "corner refiner output shape {shape:?}"
-                )));
-            }
-            for (k, (card, win)) in chunk.iter().zip(&windows).enumerate() {
-                let o = &res[k * 8..(k + 1) * 8];
-                out.push(match win.as_ref().and_then(|w| corners_in(w, o)) {
+        let windows: Vec<Option<[[f32; 2]; 4]>> = cards.iter().map(window).collect();
+        let blank = RgbImage::new(WINDOW_W, WINDOW_H);
+        let (rows, shape) = self
+            .net
+            .run_items(cards.len(), |i, buf| match &windows[i] {
+                Some(w) => push_chw(buf, &rectify(frame, w, WINDOW_W, WINDOW_H)),
+                None => push_chw(buf, &blank),
+            })?;
+        if !rows.is_empty() && shape != [8] {
+            return Err(VisionError::Model(format!(
+                "corner refiner output shape {shape:?}"
+            )));
+        }
+        Ok(cards
+            .iter()
+            .zip(&windows)
+            .zip(&rows)
+            .map(
+                |((card, win), o)| match win.as_ref().and_then(|w| corners_in(w, o)) {
                     Some(c) if plausible(card, &c) => c,
                     _ => *card,
-                });
-            }
-        }
-        Ok(out)
+                },
+            )
+            .collect())
     }
 }
 

@@ -3,7 +3,7 @@
 //! where they are a few pixels wide. A small ONNX network gives a heat map of piece centres
 //! over the card (stride 2); its peaks are mapped back to the frame.
 
-use super::nn::{push_chw, Net};
+use super::nn::{push_chw, Batched};
 use super::par;
 use super::peaks::{is_peak, subcell};
 use super::resample::{apply, rectify, unit_square_to_quad};
@@ -24,7 +24,7 @@ const BATCH: usize = 8;
 /// The token-finder network.
 #[derive(Debug)]
 pub struct TokenFinder {
-    net: Net,
+    net: Batched,
     /// Minimum heat-map peak.
     pub threshold: f32,
 }
@@ -33,10 +33,12 @@ impl TokenFinder {
     /// Loads the token finder from ONNX bytes.
     pub fn load(bytes: &[u8]) -> Result<TokenFinder, VisionError> {
         Ok(TokenFinder {
-            net: Net::load(
+            net: Batched::load(
                 "token finder",
                 bytes,
-                [BATCH, 3, CARD_CROP_H as usize, CARD_CROP_W as usize],
+                BATCH,
+                2,
+                [3, CARD_CROP_H as usize, CARD_CROP_W as usize],
             )?,
             threshold: 0.4,
         })
@@ -49,7 +51,7 @@ impl TokenFinder {
         frame: &RgbImage,
         cards: &[[[f32; 2]; 4]],
     ) -> Result<Vec<Vec<[[f32; 2]; 4]>>, VisionError> {
-        par::split(cards, BATCH, |share| self.find_here(frame, share))
+        par::split(cards, BATCH / 2, |share| self.find_here(frame, share))
     }
 
     /// [`TokenFinder::find`] on this thread.
@@ -58,29 +60,23 @@ impl TokenFinder {
         frame: &RgbImage,
         cards: &[[[f32; 2]; 4]],
     ) -> Result<Vec<Vec<[[f32; 2]; 4]>>, VisionError> {
-        let mut out = Vec::with_capacity(cards.len());
-        for chunk in cards.chunks(BATCH) {
-            let mut buf = Vec::with_capacity(BATCH * 3 * (CARD_CROP_W * CARD_CROP_H) as usize);
-            for c in chunk {
-                push_chw(&mut buf, &rectify(frame, c, CARD_CROP_W, CARD_CROP_H));
-            }
-            let blank = RgbImage::new(CARD_CROP_W, CARD_CROP_H);
-            for _ in chunk.len()..BATCH {
-                push_chw(&mut buf, &blank);
-            }
-            let (heat, shape) = self.net.run(buf)?;
-            if shape.len() != 4 || shape[0] != BATCH || shape[1] != 1 {
-                return Err(VisionError::Model(format!(
-                    "token finder output shape {shape:?}"
-                )));
-            }
-            let (gh, gw) = (shape[2], shape[3]);
-            for (k, card) in chunk.iter().enumerate() {
-                let plane = &heat[k * gh * gw..(k + 1) * gh * gw];
-                out.push(self.squares(plane, gh, gw, card));
-            }
+        let (heat, shape) = self.net.run_items(cards.len(), |i, buf| {
+            push_chw(buf, &rectify(frame, &cards[i], CARD_CROP_W, CARD_CROP_H))
+        })?;
+        if heat.is_empty() {
+            return Ok(Vec::new());
         }
-        Ok(out)
+        if shape.len() != 3 || shape[0] != 1 {
+            return Err(VisionError::Model(format!(
+                "token finder output shape {shape:?}"
+            )));
+        }
+        let (gh, gw) = (shape[1], shape[2]);
+        Ok(heat
+            .iter()
+            .zip(cards)
+            .map(|(plane, card)| self.squares(plane, gh, gw, card))
+            .collect())
     }
 
     fn squares(
