@@ -83,7 +83,7 @@ fn run() -> Result<(), String> {
         (windows, targets, held)
     };
     let (mut windows, mut targets, mut held) = (Vec::new(), Vec::new(), 0);
-    for (w, t, h) in par::shares(&jobs, work) {
+    for (w, t, h) in par::shares(&jobs, 1, work) {
         windows.extend(w);
         targets.extend(t);
         held += h;

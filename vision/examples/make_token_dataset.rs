@@ -75,7 +75,7 @@ fn run() -> Result<(), String> {
         (crops, points)
     };
     let (mut crops, mut points) = (Vec::new(), Vec::new());
-    for (c, p) in par::shares(&jobs, work) {
+    for (c, p) in par::shares(&jobs, 1, work) {
         crops.extend(c);
         points.extend(p);
     }

@@ -58,9 +58,15 @@ where
     Ok(all)
 }
 
-/// Runs `f` on one contiguous share of `items` per core; the shares' results in order.
-pub fn shares<T: Sync, R: Send>(items: &[T], f: impl Fn(&[T]) -> R + Sync) -> Vec<R> {
-    let out: Result<Vec<R>, std::convert::Infallible> = split(items, 1, |share| Ok(vec![f(share)]));
+/// Runs `f` on one contiguous share of `items` per core (none smaller than `min_share`);
+/// the shares' results in order.
+pub fn shares<T: Sync, R: Send>(
+    items: &[T],
+    min_share: usize,
+    f: impl Fn(&[T]) -> R + Sync,
+) -> Vec<R> {
+    let out: Result<Vec<R>, std::convert::Infallible> =
+        split(items, min_share, |share| Ok(vec![f(share)]));
     match out {
         Ok(v) => v,
         Err(never) => match never {},
@@ -69,7 +75,7 @@ pub fn shares<T: Sync, R: Send>(items: &[T], f: impl Fn(&[T]) -> R + Sync) -> Ve
 
 /// Maps `f` over `items` on every core, keeping the order.
 pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    shares(items, |share| share.iter().map(&f).collect::<Vec<R>>())
+    shares(items, 1, |share| share.iter().map(&f).collect::<Vec<R>>())
         .into_iter()
         .flatten()
         .collect()
