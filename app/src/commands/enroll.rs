@@ -27,7 +27,7 @@ pub fn run(catalogue: &Catalogue, args: &EnrollArgs) -> Result<(), CliError> {
         .collect();
     eprintln!(
         "enrolled {} pictures of {} components into {}",
-        gallery.entries.len(),
+        gallery.entries.iter().filter(|e| e.turn == 0).count(),
         ids.len(),
         args.out.display()
     );

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use tablelens_engine::catalogue::{CityOverride, Overrides};
 use tablelens_engine::{Catalogue, CityId, Kind};
-use tablelens_vision::perceive::identify::{class_of, crop, face_crop, GalleryEntry};
+use tablelens_vision::perceive::identify::{class_of, crop, entries_of, face_crop};
 use tablelens_vision::perceive::{
     embedder_fingerprint, Analysis, Embedder, Gallery, EMBEDDER_ONNX,
 };
@@ -190,18 +190,18 @@ impl Wizard {
             });
         if !captured.is_empty() {
             let embedder = Embedder::load(EMBEDDER_ONNX).map_err(|e| e.to_string())?;
-            let crops: Vec<RgbImage> = captured.iter().filter_map(|i| i.crop.clone()).collect();
-            let embeddings = embedder.embed(&crops).map_err(|e| e.to_string())?;
+            let crops = captured
+                .iter()
+                .filter_map(|i| {
+                    let crop = i.crop.clone()?;
+                    Some((i.id.clone(), class_of(cat, &i.id), crop))
+                })
+                .collect();
+            let entries = entries_of(&embedder, crops).map_err(|e| e.to_string())?;
             gallery
                 .entries
                 .retain(|e| !captured.iter().any(|i| i.id == e.id));
-            for (item, e) in captured.iter().zip(embeddings) {
-                gallery.entries.push(GalleryEntry {
-                    id: item.id.clone(),
-                    class: class_of(cat, &item.id),
-                    embedding: e.to_vec(),
-                });
-            }
+            gallery.entries.extend(entries);
             gallery.save(&gallery_path).map_err(|e| e.to_string())?;
         }
         let toml_path = self.dir.join("catalogue.toml");

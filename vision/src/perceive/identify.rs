@@ -146,6 +146,14 @@ pub struct GalleryEntry {
     pub class: PieceClass,
     /// Its embedding.
     pub embedding: Vec<f32>,
+    /// Quarter turns given to the picture before embedding it (tokens and markers are
+    /// enrolled at all four); 0 for the picture as it was.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub turn: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// The player's pieces, learnt from their pictures by `tablelens enroll`.
@@ -345,40 +353,55 @@ pub fn gallery_of(
     model: &str,
     faces: Vec<(String, RgbImage)>,
 ) -> Result<Gallery, VisionError> {
-    let mut crops = Vec::new();
+    let crops = faces
+        .into_iter()
+        .map(|(id, img)| {
+            let class = class_of(catalogue, &id);
+            (id, class, face_crop(&img, class))
+        })
+        .collect();
+    Ok(Gallery {
+        model: model.to_string(),
+        entries: entries_of(embedder, crops)?,
+        thresholds: Thresholds::default(),
+    })
+}
+
+/// Gallery entries for enrolment crops `(component id, class, crop)`: one per crop, and for
+/// a token or marker, which lies at any angle, three more at a quarter turn each.
+pub fn entries_of(
+    embedder: &Embedder,
+    crops: Vec<(String, PieceClass, RgbImage)>,
+) -> Result<Vec<GalleryEntry>, VisionError> {
+    let mut images = Vec::new();
     let mut labels = Vec::new();
-    for (id, img) in faces {
-        let class = class_of(catalogue, &id);
-        let face = face_crop(&img, class);
+    for (id, class, crop) in crops {
         if class == PieceClass::Small {
-            // A round piece lies at any angle: its face is enrolled a quarter turn at a time.
-            let square = area_resize(&img, CROP_W, CROP_W);
-            for turned in [
+            let square = area_resize(&crop, CROP_W, CROP_W);
+            let turned = [
                 image::imageops::rotate90(&square),
                 image::imageops::rotate180(&square),
                 image::imageops::rotate270(&square),
-            ] {
-                crops.push(area_resize(&turned, CROP_W, CROP_H));
-                labels.push((id.clone(), class));
+            ];
+            for (k, t) in turned.iter().enumerate() {
+                images.push(area_resize(t, CROP_W, CROP_H));
+                labels.push((id.clone(), class, k as u8 + 1));
             }
         }
-        crops.push(face);
-        labels.push((id, class));
+        images.push(crop);
+        labels.push((id, class, 0));
     }
-    let embeddings = embedder.embed(&crops)?;
-    Ok(Gallery {
-        model: model.to_string(),
-        entries: labels
-            .into_iter()
-            .zip(embeddings)
-            .map(|((id, class), e)| GalleryEntry {
-                id,
-                class,
-                embedding: e.to_vec(),
-            })
-            .collect(),
-        thresholds: Thresholds::default(),
-    })
+    let embeddings = embedder.embed(&images)?;
+    Ok(labels
+        .into_iter()
+        .zip(embeddings)
+        .map(|((id, class, turn), e)| GalleryEntry {
+            id,
+            class,
+            embedding: e.to_vec(),
+            turn,
+        })
+        .collect())
 }
 
 fn is_picture(p: &Path) -> bool {
