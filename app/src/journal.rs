@@ -181,12 +181,26 @@ impl Journal {
         } else {
             "taken"
         };
-        let run = |conn: &mut Connection| -> rusqlite::Result<()> {
-            let tx = conn.transaction()?;
+        self.commit_with(follower, events, |tx| {
             tx.execute(
                 "INSERT INTO frames (game, frame, path, outcome) VALUES (?1, ?2, ?3, ?4)",
                 params![game, frame as i64, path, outcome],
-            )?;
+            )
+        })
+    }
+
+    /// One transaction: `first` (the frame or correction row), then the events, then the
+    /// follower's memory after them; all of it is kept, or none.
+    fn commit_with(
+        &mut self,
+        follower: &Follower,
+        events: &[Event],
+        first: impl FnOnce(&rusqlite::Transaction) -> rusqlite::Result<usize>,
+    ) -> Result<(), CliError> {
+        let game = self.game;
+        let run = |conn: &mut Connection| -> rusqlite::Result<()> {
+            let tx = conn.transaction()?;
+            first(&tx)?;
             Journal::write_events(&tx, game, events)?;
             tx.execute(
                 "UPDATE games SET follower = ?1 WHERE id = ?2",
@@ -208,20 +222,12 @@ impl Journal {
     ) -> Result<(), CliError> {
         let game = self.game;
         let frame = follower.next_frame().saturating_sub(1) as i64;
-        let run = |conn: &mut Connection| -> rusqlite::Result<()> {
-            let tx = conn.transaction()?;
+        self.commit_with(follower, events, |tx| {
             tx.execute(
                 "INSERT INTO corrections (game, frame, kind, detail) VALUES (?1, ?2, ?3, ?4)",
                 params![game, frame, kind, detail.to_string()],
-            )?;
-            Journal::write_events(&tx, game, events)?;
-            tx.execute(
-                "UPDATE games SET follower = ?1 WHERE id = ?2",
-                params![follower.to_json(), game],
-            )?;
-            tx.commit()
-        };
-        run(&mut self.conn).map_err(self.err())
+            )
+        })
     }
 
     /// The whole game as one JSON object: `game`, `started`, `frames` (how many were
