@@ -51,33 +51,18 @@ fn the_vision_finds_and_names_cards_on_faces_it_never_trained_on() {
         r.city_state_accuracy,
         r.layout_exact
     );
-    assert!(card.recall >= CARD_RECALL, "card recall {:.3}", card.recall);
-    assert!(
-        card.precision >= CARD_PRECISION,
-        "card precision {:.3}",
-        card.precision
-    );
-    assert!(
-        card.identity_top1 >= CARD_TOP1,
-        "card top-1 {:.3}",
-        card.identity_top1
-    );
-    assert!(
-        r.unit_placement >= UNITS_PLACED,
-        "units placed {:.3}",
-        r.unit_placement
-    );
-    assert!(
-        r.module_accuracy >= MODULES,
-        "modules {:.3}",
-        r.module_accuracy
-    );
-    assert!(r.token_accuracy >= TOKENS, "tokens {:.3}", r.token_accuracy);
-    assert!(
-        r.city_state_accuracy >= CITY_STATES,
-        "city states {:.3}",
-        r.city_state_accuracy
-    );
+    let figures = [
+        ("card recall", card.recall, CARD_RECALL),
+        ("card precision", card.precision, CARD_PRECISION),
+        ("card top-1", card.identity_top1, CARD_TOP1),
+        ("units placed", r.unit_placement, UNITS_PLACED),
+        ("modules", r.module_accuracy, MODULES),
+        ("tokens", r.token_accuracy, TOKENS),
+        ("city states", r.city_state_accuracy, CITY_STATES),
+    ];
+    for (name, value, floor) in figures {
+        assert!(value >= floor, "{name} {value:.3} under its floor {floor}");
+    }
 }
 
 /// Floors, a margin under the committed models' figures on these 12 scenes.

@@ -20,10 +20,6 @@ use tablelens_engine::layout::{Marker, UnknownPiece};
 use tablelens_engine::Catalogue;
 use tablelens_engine::{CityId, CityLayout, Corners, Kind, Layout, ModuleCard, Side, Token, Unit};
 
-/// Least similarity of a module strip beside an Outpost unit, where a module lies only
-/// after Nestugov took it over.
-pub const OUTPOST_STRIP: f32 = 0.6;
-
 /// A detection with what it was identified as.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Piece {
@@ -128,7 +124,10 @@ pub fn identify_all(
         // over, so beside those a strip needs a clearer match.
         let bar = match catalogue.card(id).map(|c| c.kind) {
             Some(Kind::Robot) => gallery.thresholds.strip,
-            Some(Kind::Soldier | Kind::Building) => gallery.thresholds.strip.max(OUTPOST_STRIP),
+            Some(Kind::Soldier | Kind::Building) => gallery
+                .thresholds
+                .strip
+                .max(gallery.thresholds.outpost_strip),
             _ => continue,
         };
         if let Some(q) = strip_quad(&card.corners) {

@@ -185,8 +185,8 @@ pub struct Identity {
 /// best face, per class, and the least lead over the best other component. Below either the
 /// piece is unknown. A gallery file may carry its own; the defaults are calibrated on the
 /// embedder's held-out face styles (`models/train/calibrate_embedder.py`,
-/// `models/embedder.md`), where they name 97.6% of cards right and 0.5% wrong, and 77% of
-/// tokens and markers right and 5% wrong.
+/// `models/embedder.md`), where they name 96.5% of cards right and 0.5% wrong, and 81.9% of
+/// tokens and markers right and 4.1% wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Thresholds {
@@ -195,6 +195,9 @@ pub struct Thresholds {
     /// Least similarity of a module strip (beside most units there is none, so this one
     /// also has to turn away the table and the neighbouring cards).
     pub strip: f32,
+    /// Least similarity of a module strip beside an Outpost unit, where a module lies only
+    /// after Nestugov took it over (the higher of this and `strip` applies).
+    pub outpost_strip: f32,
     /// Least similarity of a token or marker.
     pub small: f32,
     /// Least lead over the runner-up.
@@ -206,6 +209,7 @@ impl Default for Thresholds {
         Thresholds {
             card: 0.5,
             strip: 0.4,
+            outpost_strip: 0.6,
             small: 0.4,
             margin: 0.04,
         }
