@@ -5,8 +5,13 @@
 //! `models/train/train_detector.py`). Peaks become detections, mapped back to frame pixels.
 //! Today's detector has one class, cards; module strips and small pieces are then read on
 //! each card ([`super::tokens`], [`super::assemble`]), where they are large.
+//!
+//! The network is fully convolutional, so on two cores it runs on the input's two halves at
+//! once, each reaching [`TILE_MARGIN`] columns past the middle, and the two output maps are
+//! stitched into one ([`DetectorRun::Tiled`]).
 
 use super::nn::{push_chw, Net};
+use super::par;
 use super::peaks::is_peak;
 use super::resample::area_resize;
 use super::VisionError;
@@ -134,10 +139,28 @@ pub fn letterbox(frame: &RgbImage) -> (RgbImage, Letterbox) {
     )
 }
 
+/// Input columns each half-frame tile reaches past the middle, so that what lies near the
+/// middle is seen with its surroundings. A multiple of 16, the detector's coarsest stride,
+/// so that the tiles' output grids line up. With 64, the tiled detector reads validation
+/// scenes as well as the whole one (`tests/detect.rs` holds it to the same cards).
+pub const TILE_MARGIN: u32 = 64;
+
+/// How the detector network is run on a frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DetectorRun {
+    /// The whole input in one run, on one core.
+    Whole,
+    /// The left and right halves (each with [`TILE_MARGIN`] more) on two cores at once.
+    Tiled,
+}
+
 /// The detector network.
 #[derive(Debug)]
 pub struct Detector {
     net: Net,
+    /// The same network for one half of the input plus [`TILE_MARGIN`], run on both halves
+    /// at once.
+    tile: Net,
     /// Minimum heat-map peak per class.
     pub thresholds: [f32; CLASSES],
 }
@@ -147,16 +170,41 @@ impl Detector {
     pub fn load(bytes: &[u8]) -> Result<Detector, VisionError> {
         Ok(Detector {
             net: Net::load("detector", bytes, [1, 3, NET_H as usize, NET_W as usize])?,
+            tile: Net::load(
+                "detector",
+                bytes,
+                [1, 3, NET_H as usize, (NET_W / 2 + TILE_MARGIN) as usize],
+            )?,
             thresholds: [MAYBE_SCORE; CLASSES],
         })
     }
 
-    /// Finds the pieces in a frame.
+    /// Finds the pieces in a frame: in two tiles at once on a machine of two cores or more,
+    /// else in one run.
     pub fn detect(&self, frame: &RgbImage) -> Result<Vec<Detection>, VisionError> {
+        let run = if par::threads() >= 2 {
+            DetectorRun::Tiled
+        } else {
+            DetectorRun::Whole
+        };
+        self.detect_as(frame, run)
+    }
+
+    /// Finds the pieces in a frame, running the network as told.
+    pub fn detect_as(
+        &self,
+        frame: &RgbImage,
+        run: DetectorRun,
+    ) -> Result<Vec<Detection>, VisionError> {
         let (input, lb) = letterbox(frame);
-        let mut buf = Vec::with_capacity((3 * NET_W * NET_H) as usize);
-        push_chw(&mut buf, &input);
-        let (out, shape) = self.net.run(buf)?;
+        let (out, shape) = match run {
+            DetectorRun::Tiled => self.run_tiled(&input)?,
+            DetectorRun::Whole => {
+                let mut buf = Vec::with_capacity((3 * NET_W * NET_H) as usize);
+                push_chw(&mut buf, &input);
+                self.net.run(buf)?
+            }
+        };
         if shape.len() != 4 || shape[1] < 9 || shape[1] > CLASSES + 8 {
             return Err(VisionError::Model(format!(
                 "detector output shape {shape:?}"
@@ -174,6 +222,63 @@ impl Detector {
                 .collect(),
         )
     }
+}
+
+impl Detector {
+    /// Runs the network on the input's left and right halves at once, each tile reaching
+    /// [`TILE_MARGIN`] past the middle, and stitches the two outputs into the whole input's.
+    fn run_tiled(&self, input: &RgbImage) -> Result<(Vec<f32>, Vec<usize>), VisionError> {
+        let w = NET_W / 2 + TILE_MARGIN;
+        let tile = |x: u32| {
+            let img = image::imageops::crop_imm(input, x, 0, w, NET_H).to_image();
+            let mut buf = Vec::with_capacity((3 * w * NET_H) as usize);
+            push_chw(&mut buf, &img);
+            self.tile.run(buf)
+        };
+        let (left, right) = std::thread::scope(|s| {
+            let right = s.spawn(|| tile(NET_W - w));
+            let left = tile(0);
+            (
+                left,
+                right
+                    .join()
+                    .unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            )
+        });
+        let ((left, ls), (right, rs)) = (left?, right?);
+        if ls.len() != 4 || ls != rs {
+            return Err(VisionError::Model(format!("detector tile shape {ls:?}")));
+        }
+        Ok(stitch(
+            &left,
+            &right,
+            ls[1],
+            ls[2],
+            ls[3],
+            (NET_W / STRIDE) as usize,
+        ))
+    }
+}
+
+/// Joins the outputs of a left and a right tile (`channels` x `gh` x `tw` each) into one
+/// `gw` wide: the left half of the columns from the left tile, the rest from the right,
+/// whose first column lies at `gw - tw`.
+fn stitch(
+    left: &[f32],
+    right: &[f32],
+    channels: usize,
+    gh: usize,
+    tw: usize,
+    gw: usize,
+) -> (Vec<f32>, Vec<usize>) {
+    let (mid, off) = (gw / 2, gw - tw);
+    let mut out = Vec::with_capacity(channels * gh * gw);
+    for row in 0..channels * gh {
+        let (l, r) = (&left[row * tw..][..tw], &right[row * tw..][..tw]);
+        out.extend_from_slice(&l[..mid]);
+        out.extend_from_slice(&r[mid - off..]);
+    }
+    (out, vec![1, channels, gh, gw])
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -242,6 +347,29 @@ mod tests {
         assert_eq!(d[0].class, PieceClass::Strip);
         assert!((d[0].corners[0][0] - (26.0 - 16.0)).abs() < 1e-4);
         assert!((d[0].corners[0][1] - (18.0 + 32.0)).abs() < 1e-4);
+    }
+
+    #[test]
+    fn stitch_takes_each_half_of_the_columns_from_its_own_tile() {
+        // A whole map of 2 channels x 3 rows x 8 columns; tiles of 6 columns each.
+        let (channels, gh, gw, tw) = (2, 3, 8, 6);
+        let whole: Vec<f32> = (0..channels * gh * gw).map(|v| v as f32).collect();
+        let tile = |x0: usize| -> Vec<f32> {
+            let mut t = Vec::new();
+            for row in 0..channels * gh {
+                t.extend_from_slice(&whole[row * gw + x0..row * gw + x0 + tw]);
+            }
+            t
+        };
+        let (mut left, mut right) = (tile(0), tile(gw - tw));
+        // What each tile sees past the middle is the other tile's business.
+        for row in 0..channels * gh {
+            left[row * tw + 5] = -1.0;
+            right[row * tw] = -1.0;
+        }
+        let (out, shape) = stitch(&left, &right, channels, gh, tw, gw);
+        assert_eq!(shape, vec![1, channels, gh, gw]);
+        assert_eq!(out, whole);
     }
 
     #[test]

@@ -23,7 +23,7 @@ use std::fmt;
 use std::time::Instant;
 use tablelens_engine::{Catalogue, Layout};
 
-pub use detect::{Detection, Detector, PieceClass};
+pub use detect::{Detection, Detector, DetectorRun, PieceClass};
 pub use identify::{Embedder, Gallery};
 pub use refine::Refiner;
 pub use tokens::TokenFinder;

@@ -1,7 +1,9 @@
 //! Work split over the machine's cores: the per-piece stages (refining, embedding, finding
 //! tokens) cut their list of pieces into one contiguous share per core and run the shares
-//! at once, each with its own network runs. (The detector's one large run stays on one
-//! thread: tract's own thread pool made it slower here, 61 ms against 47.)
+//! at once, each with its own network runs. The detector's one large run is split the same
+//! way, into two overlapping tiles of the input ([`super::detect::DetectorRun`]), and so is
+//! the frame's resize ([`super::resample::area_resize`]). (tract's own thread pool made the
+//! detector slower here, 61 ms against 47, so it is not used.)
 
 use std::sync::OnceLock;
 
