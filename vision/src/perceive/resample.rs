@@ -237,8 +237,8 @@ mod tests {
                         }
                     }
                 }
-                for c in 0..3 {
-                    let want = acc[c] / (fx * fy);
+                for (c, sum) in acc.iter().enumerate() {
+                    let want = sum / (fx * fy);
                     assert!(
                         (f64::from(p.0[c]) - want).abs() <= 0.51,
                         "{w}x{h} at ({x},{y}) channel {c}: {} against {want}",
