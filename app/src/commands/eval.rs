@@ -47,17 +47,18 @@ pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
     println!("{} scenes from {}", r.scenes, dir.display());
     println!("\ndetection and identification, per piece class:");
     println!(
-        "  {:<6} {:>7} {:>8} {:>10} {:>9}",
-        "class", "truth", "recall", "precision", "top-1"
+        "  {:<6} {:>7} {:>8} {:>10} {:>9} {:>7}",
+        "class", "truth", "recall", "precision", "top-1", "wrong"
     );
     for (k, c) in &r.detection {
         println!(
-            "  {:<6} {:>7} {:>7.1}% {:>9.1}% {:>8.1}%",
+            "  {:<6} {:>7} {:>7.1}% {:>9.1}% {:>8.1}% {:>6.1}%",
             k,
             c.truth,
             100.0 * c.recall,
             100.0 * c.precision,
-            100.0 * c.identity_top1
+            100.0 * c.identity_top1,
+            100.0 * c.named_wrong
         );
     }
     println!(

@@ -291,6 +291,8 @@ pub struct ClassReport {
     pub precision: f64,
     /// Named right / matched.
     pub identity_top1: f64,
+    /// Named wrong / matched: wrong guesses, where unknown was the honest answer.
+    pub named_wrong: f64,
     /// Truth pieces.
     pub truth: usize,
 }
@@ -362,6 +364,11 @@ pub fn report(scores: &[SceneScore], times: &[StageTimes]) -> Report {
                 recall: ratio(c.matched, c.truth),
                 precision: ratio(c.matched, c.found),
                 identity_top1: ratio(c.named_right, c.matched),
+                named_wrong: if c.matched == 0 {
+                    0.0
+                } else {
+                    ratio(c.named_wrong, c.matched)
+                },
                 truth: c.truth,
             },
         );
