@@ -26,6 +26,7 @@ fn perfect_pieces_rebuild_the_true_layout() {
                 id: Some(t.id.clone()),
                 similarity: 1.0,
                 best: t.id,
+                similarities: Vec::new(),
             })
             .collect();
         let (layout, has_cities) = assemble(&cat, &pieces);

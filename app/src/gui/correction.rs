@@ -190,6 +190,7 @@ mod tests {
             id: None,
             similarity: 0.3,
             best: "hornet".into(),
+            similarities: Vec::new(),
         };
         let mut cs = Corrections::default();
         cs.set(Correction {

@@ -94,6 +94,7 @@ fn piece(corners: Corners, id: &str) -> Piece {
         id: Some(id.to_string()),
         similarity: 0.9,
         best: id.to_string(),
+        similarities: Vec::new(),
     }
 }
 

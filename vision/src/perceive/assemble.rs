@@ -36,6 +36,10 @@ pub struct Piece {
     pub similarity: f32,
     /// The best match even when rejected.
     pub best: String,
+    /// For a card, its best similarity to each enrolled card face (both ways up), by which
+    /// a later stage may name it among the faces its place allows ([`super::city_row`],
+    /// [`super::sides`]); empty for other pieces.
+    pub similarities: Vec<(String, f32)>,
 }
 
 impl Piece {
@@ -44,7 +48,8 @@ impl Piece {
     }
 }
 
-fn centre(c: &[[f32; 2]; 4]) -> [f32; 2] {
+/// The centre of four corners.
+pub(crate) fn centre(c: &[[f32; 2]; 4]) -> [f32; 2] {
     [
         (c[0][0] + c[1][0] + c[2][0] + c[3][0]) / 4.0,
         (c[0][1] + c[1][1] + c[2][1] + c[3][1]) / 4.0,
@@ -75,8 +80,19 @@ pub fn identify_all(
     }
     let embeddings = embedder.embed(&crops)?;
     let mut best: Vec<Option<(bool, Identity)>> = vec![None; detections.len()];
+    let mut similarities: Vec<Vec<(String, f32)>> = vec![Vec::new(); detections.len()];
     for ((i, turned), e) in owners.into_iter().zip(&embeddings) {
-        let id = gallery.identify(detections[i].class, e);
+        let class = detections[i].class;
+        let sims = gallery.similarities(class, e);
+        let id = gallery.name_among(class, &sims, |_| true);
+        if class == PieceClass::Card {
+            for (face, s) in sims {
+                match similarities[i].iter_mut().find(|(f, _)| *f == face) {
+                    Some((_, best)) => *best = best.max(s),
+                    None => similarities[i].push((face, s)),
+                }
+            }
+        }
         let better = match &best[i] {
             None => true,
             Some((_, b)) => id.score > b.score,
@@ -88,7 +104,8 @@ pub fn identify_all(
     let mut pieces: Vec<Piece> = detections
         .iter()
         .zip(best)
-        .filter_map(|(d, b)| {
+        .zip(similarities)
+        .filter_map(|((d, b), similarities)| {
             let (turned, id) = b?;
             // A faint detection that no enrolled face matches is most likely not a card.
             if d.score < SURE_SCORE && id.id.is_none() {
@@ -105,6 +122,7 @@ pub fn identify_all(
                 id: id.id,
                 similarity: id.score,
                 best: id.best,
+                similarities,
             })
         })
         .collect();
@@ -159,6 +177,7 @@ pub fn identify_all(
             id: id.id,
             similarity: id.score,
             best: id.best,
+            similarities: Vec::new(),
         });
     }
     Ok(pieces)
@@ -181,14 +200,18 @@ pub fn half_turn(c: &[[f32; 2]; 4]) -> [[f32; 2]; 4] {
 }
 
 /// A card's printed axes in the image.
-struct Frame {
-    origin: [f32; 2],
-    right: [f32; 2],
-    down: [f32; 2],
+pub(crate) struct Frame {
+    /// The printed top-left corner.
+    pub origin: [f32; 2],
+    /// From the middle of the left edge to the middle of the right edge.
+    pub right: [f32; 2],
+    /// From the middle of the top edge to the middle of the bottom edge.
+    pub down: [f32; 2],
 }
 
 impl Frame {
-    fn of(c: &[[f32; 2]; 4]) -> Frame {
+    /// The axes of a card from its corners.
+    pub fn of(c: &[[f32; 2]; 4]) -> Frame {
         Frame {
             origin: c[0],
             right: sub(midpoint(c[1], c[2]), midpoint(c[0], c[3])),
@@ -197,7 +220,7 @@ impl Frame {
     }
 
     /// Position of a point in card units: (0,0) top-left, (1,1) bottom-right.
-    fn local(&self, p: [f32; 2]) -> [f32; 2] {
+    pub fn local(&self, p: [f32; 2]) -> [f32; 2] {
         // Solve origin + u*right + v*down = p.
         let d = sub(p, self.origin);
         let det = self.right[0] * self.down[1] - self.right[1] * self.down[0];

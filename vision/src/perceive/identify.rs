@@ -200,6 +200,9 @@ pub struct Thresholds {
     pub outpost_strip: f32,
     /// Least similarity of a token or marker.
     pub small: f32,
+    /// Least similarity to a city's face for a card in the city row to be named that city
+    /// by its place in the row's order ([`super::city_row`]).
+    pub city_row: f32,
     /// Least lead over the runner-up.
     pub margin: f32,
 }
@@ -211,6 +214,7 @@ impl Default for Thresholds {
             strip: 0.4,
             outpost_strip: 0.6,
             small: 0.4,
+            city_row: 0.2,
             margin: 0.04,
         }
     }
@@ -252,15 +256,44 @@ impl Gallery {
             .map_err(|e| VisionError::Output(format!("cannot write {}: {e}", path.display())))
     }
 
-    /// The nearest enrolled component of the same class.
-    pub fn identify(&self, class: PieceClass, e: &[f32; DIM]) -> Identity {
-        let mut best: Option<(&str, f32)> = None;
-        let mut scores: Vec<(&str, f32)> = Vec::new();
+    /// The best similarity to each enrolled component of the class, in the gallery's order.
+    pub fn similarities(&self, class: PieceClass, e: &[f32; DIM]) -> Vec<(String, f32)> {
+        let mut out: Vec<(String, f32)> = Vec::new();
         for g in self.entries.iter().filter(|g| g.class == class) {
             let s: f32 = g.embedding.iter().zip(e).map(|(a, b)| a * b).sum();
-            scores.push((&g.id, s));
-            if best.is_none_or(|(_, b)| s > b) {
-                best = Some((&g.id, s));
+            match out.iter_mut().find(|(id, _)| *id == g.id) {
+                Some((_, best)) => *best = best.max(s),
+                None => out.push((g.id.clone(), s)),
+            }
+        }
+        out
+    }
+
+    /// The nearest enrolled component of the same class.
+    pub fn identify(&self, class: PieceClass, e: &[f32; DIM]) -> Identity {
+        self.name_among(class, &self.similarities(class, e), |_| true)
+    }
+
+    /// Names a piece of `class` from its similarities to components (as
+    /// [`Gallery::similarities`] gives them), among those that `allowed` admits only: the
+    /// best must reach the class's least similarity and lead the best other admitted
+    /// component by the least margin.
+    pub fn name_among(
+        &self,
+        class: PieceClass,
+        similarities: &[(String, f32)],
+        allowed: impl Fn(&str) -> bool,
+    ) -> Identity {
+        let mut best: Option<(&str, f32)> = None;
+        let mut runner_up = -1.0f32;
+        for (id, s) in similarities.iter().filter(|(id, _)| allowed(id)) {
+            match best {
+                Some((_, b)) if *s <= b => runner_up = runner_up.max(*s),
+                Some((_, b)) => {
+                    runner_up = runner_up.max(b);
+                    best = Some((id, *s));
+                }
+                None => best = Some((id, *s)),
             }
         }
         let Some((id, score)) = best else {
@@ -271,11 +304,6 @@ impl Gallery {
                 best: String::new(),
             };
         };
-        let runner_up = scores
-            .iter()
-            .filter(|(other, _)| *other != id)
-            .map(|(_, s)| *s)
-            .fold(-1.0f32, f32::max);
         let margin = score - runner_up;
         Identity {
             id: (score >= self.thresholds.min_score(class) && margin >= self.thresholds.margin)

@@ -3,11 +3,13 @@
 //! The pipeline, one module a stage: [`detect`] finds every card, module strip and small
 //! piece with its corners (an ONNX detector run by tract, [`nn`]); [`identify`] crops each
 //! piece ([`resample`]), embeds it (an ONNX embedder) and names it by its nearest face in
-//! the player's gallery; [`assemble`] rebuilds the layout of CONTRACT.md from where the
+//! the player's gallery; [`city_row`] names the city cards by their order in the row and
+//! [`sides`] the units among their side's faces; [`assemble`] rebuilds the layout of CONTRACT.md from where the
 //! named pieces lie. [`Analyzer`] runs the three; [`eval`] scores it against rendered
 //! scenes whose truth is known.
 
 pub mod assemble;
+pub mod city_row;
 pub mod detect;
 pub mod eval;
 pub mod identify;
@@ -16,6 +18,7 @@ pub mod par;
 pub mod peaks;
 pub mod refine;
 pub mod resample;
+pub mod sides;
 pub mod tokens;
 
 use image::RgbImage;
@@ -173,7 +176,7 @@ impl Analyzer {
         let t1 = Instant::now();
         self.refine(frame, &mut detections)?;
         let tr = Instant::now();
-        let pieces = assemble::identify_all(
+        let mut pieces = assemble::identify_all(
             catalogue,
             frame,
             &detections,
@@ -181,6 +184,8 @@ impl Analyzer {
             &self.tokens,
             &self.gallery,
         )?;
+        city_row::read(&mut pieces, self.gallery.thresholds.city_row);
+        sides::read(catalogue, &self.gallery, &mut pieces);
         let t2 = Instant::now();
         let (layout, has_cities) = assemble::assemble(catalogue, &pieces);
         let t3 = Instant::now();

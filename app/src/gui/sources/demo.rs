@@ -138,6 +138,7 @@ pub fn perfect_analysis(truth: &Layout) -> Analysis {
                 id: Some(id.to_string()),
                 similarity: 1.0,
                 best: id.to_string(),
+                similarities: Vec::new(),
             });
         }
     };

@@ -1,0 +1,249 @@
+//! Reading the city row: the five city cards lie in a row in a fixed order (1 Ziggy One to
+//! 5 New York, RULES.md "The table"), so a city card's place in the row says which city it
+//! can be. A city card that identification could not name, or named as a city that its
+//! place rules out, is named here by the order of the row.
+//!
+//! The row runs along the named cities' printed left-right axis. Every card lying on that
+//! line (within half a card of it) and not named as a unit is a candidate; the candidates,
+//! in their order along the row, are matched to the cities in order (either way round, as
+//! the table may be seen from either side) so that the sum of their similarities to the
+//! matched cities' faces is largest. A candidate is matched only where its similarity to
+//! that city reaches the gallery's `city_row` bar; the rest stay as identification left
+//! them, or unknown where their name broke the order.
+
+use super::assemble::{centre, Frame, Piece};
+use super::PieceClass;
+use tablelens_engine::CityId;
+
+/// The city a face id shows, and whether it is the destroyed side.
+fn city_of(id: &str) -> Option<(CityId, bool)> {
+    match id.strip_suffix("_destroyed") {
+        Some(name) => CityId::parse(name).map(|c| (c, true)),
+        None => CityId::parse(id).map(|c| (c, false)),
+    }
+}
+
+fn dot(a: [f32; 2], b: [f32; 2]) -> f32 {
+    a[0] * b[0] + a[1] * b[1]
+}
+
+/// The best face of `city` for a candidate: its similarity and whether it is the
+/// destroyed side.
+fn best_face(p: &Piece, city: CityId) -> Option<(f32, bool)> {
+    p.similarities
+        .iter()
+        .filter_map(|(id, s)| match city_of(id) {
+            Some((c, destroyed)) if c == city => Some((*s, destroyed)),
+            _ => None,
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+/// Names the city cards among `pieces` by their order in the row (see the module's text).
+/// Cards with no city named at all are left alone: without one the row cannot be found.
+pub fn read(pieces: &mut [Piece], bar: f32) {
+    let is_card = |p: &Piece| p.class == PieceClass::Card;
+    let named_city = |p: &Piece| p.id.as_deref().and_then(city_of).is_some();
+    // The row's axis, from the surest named city.
+    let Some(anchor) = pieces
+        .iter()
+        .filter(|p| is_card(p) && named_city(p))
+        .max_by(|a, b| a.similarity.total_cmp(&b.similarity))
+    else {
+        return;
+    };
+    let Frame { right, down, .. } = Frame::of(&anchor.corners);
+    let (width, height) = (dot(right, right).sqrt(), dot(down, down).sqrt());
+    if width < 1.0 || height < 1.0 {
+        return;
+    }
+    let along = [right[0] / width, right[1] / width];
+    let across = [-along[1], along[0]];
+    // The row's line: the median offset of the named cities.
+    let mut offsets: Vec<f32> = pieces
+        .iter()
+        .filter(|p| is_card(p) && named_city(p))
+        .map(|p| dot(centre(&p.corners), across))
+        .collect();
+    offsets.sort_by(f32::total_cmp);
+    let line = offsets[offsets.len() / 2];
+    let mut candidates: Vec<(usize, f32)> = pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| is_card(p) && (p.id.is_none() || named_city(p)))
+        .filter(|(_, p)| !p.similarities.is_empty())
+        .filter(|(_, p)| (dot(centre(&p.corners), across) - line).abs() < 0.5 * height)
+        .map(|(i, p)| (i, dot(centre(&p.corners), along)))
+        .collect();
+    candidates.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let faces: Vec<Vec<Option<(f32, bool)>>> = candidates
+        .iter()
+        .map(|&(i, _)| {
+            CityId::ALL
+                .iter()
+                .map(|&c| best_face(&pieces[i], c).filter(|(s, _)| *s >= bar))
+                .collect()
+        })
+        .collect();
+    let forward = in_order(&faces, false);
+    let backward = in_order(&faces, true);
+    let (_, matched) = if backward.0 > forward.0 {
+        backward
+    } else {
+        forward
+    };
+    for (k, &(i, _)) in candidates.iter().enumerate() {
+        let p = &mut pieces[i];
+        match matched[k] {
+            Some(city) => {
+                let Some((s, destroyed)) = best_face(p, city) else {
+                    continue;
+                };
+                let face = if destroyed {
+                    format!("{}_destroyed", city.as_str())
+                } else {
+                    city.as_str().to_string()
+                };
+                if p.id.as_deref() != Some(face.as_str()) {
+                    p.id = Some(face.clone());
+                    p.similarity = s;
+                    p.best = face;
+                }
+            }
+            // Named as a city its place rules out: unknown rather than wrong.
+            None if p.id.is_some() => p.id = None,
+            None => {}
+        }
+    }
+}
+
+/// Matches candidates (in row order) to cities in order, forwards or backwards, so that
+/// the matched similarities sum to the most; `faces[k][c]` is candidate `k`'s similarity
+/// to city `c` where it reaches the bar. Returns the sum and each candidate's city.
+fn in_order(faces: &[Vec<Option<(f32, bool)>>], backwards: bool) -> (f32, Vec<Option<CityId>>) {
+    let n = CityId::ALL.len();
+    let city = |j: usize| if backwards { n - 1 - j } else { j };
+    let m = faces.len();
+    // best[k][j]: the most from the first k candidates matched among the first j cities.
+    let mut best = vec![vec![0f32; n + 1]; m + 1];
+    for k in 0..m {
+        for j in 0..n {
+            let take = faces[k][city(j)].map_or(f32::NEG_INFINITY, |(s, _)| best[k][j] + s);
+            best[k + 1][j + 1] = best[k][j + 1].max(best[k + 1][j]).max(take);
+        }
+    }
+    let mut matched = vec![None; m];
+    let (mut k, mut j) = (m, n);
+    while k > 0 && j > 0 {
+        if best[k][j] == best[k - 1][j] {
+            k -= 1;
+        } else if best[k][j] == best[k][j - 1] {
+            j -= 1;
+        } else {
+            matched[k - 1] = Some(CityId::ALL[city(j - 1)]);
+            k -= 1;
+            j -= 1;
+        }
+    }
+    (best[m][n], matched)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A card of 60x90 pixels centred at (x, y), printed upright.
+    fn card(x: f32, y: f32, id: Option<&str>, sims: &[(&str, f32)]) -> Piece {
+        let (w, h) = (30.0, 45.0);
+        Piece {
+            class: PieceClass::Card,
+            corners: [
+                [x - w, y - h],
+                [x + w, y - h],
+                [x + w, y + h],
+                [x - w, y + h],
+            ],
+            score: 0.9,
+            id: id.map(str::to_string),
+            similarity: sims.iter().map(|s| s.1).fold(0.0, f32::max),
+            best: id.unwrap_or("hunter").to_string(),
+            similarities: sims.iter().map(|(c, s)| (c.to_string(), *s)).collect(),
+        }
+    }
+
+    #[test]
+    fn an_unnamed_card_between_two_cities_is_the_one_between_them() {
+        let mut pieces = vec![
+            card(100.0, 300.0, Some("ziggy_one"), &[("ziggy_one", 0.8)]),
+            // Read poorly: below the naming bar, its best guess a city out of place.
+            card(
+                180.0,
+                300.0,
+                None,
+                &[
+                    ("new_york", 0.45),
+                    ("iron_gate", 0.4),
+                    ("jersey_crust", 0.1),
+                ],
+            ),
+            card(
+                260.0,
+                300.0,
+                Some("cleveland_harbour"),
+                &[("cleveland_harbour", 0.7)],
+            ),
+            // A unit in a column, off the row's line: never a candidate.
+            card(180.0, 200.0, None, &[("iron_gate", 0.9)]),
+        ];
+        read(&mut pieces, 0.3);
+        assert_eq!(pieces[1].id.as_deref(), Some("iron_gate"));
+        assert_eq!(pieces[0].id.as_deref(), Some("ziggy_one"));
+        assert_eq!(pieces[2].id.as_deref(), Some("cleveland_harbour"));
+        assert_eq!(pieces[3].id, None);
+    }
+
+    #[test]
+    fn a_city_named_out_of_order_is_renamed_and_the_row_may_run_either_way() {
+        // New York first and Ziggy One last: the row is seen from the other side. The
+        // second card was named New York too, which its place rules out.
+        let mut pieces = vec![
+            card(100.0, 300.0, Some("new_york"), &[("new_york", 0.9)]),
+            card(
+                180.0,
+                300.0,
+                Some("new_york"),
+                &[("new_york", 0.6), ("jersey_crust_destroyed", 0.55)],
+            ),
+            card(420.0, 300.0, Some("ziggy_one"), &[("ziggy_one", 0.9)]),
+        ];
+        read(&mut pieces, 0.3);
+        assert_eq!(pieces[0].id.as_deref(), Some("new_york"));
+        assert_eq!(pieces[1].id.as_deref(), Some("jersey_crust_destroyed"));
+        assert_eq!(pieces[2].id.as_deref(), Some("ziggy_one"));
+    }
+
+    #[test]
+    fn a_card_below_the_bar_stays_unknown_and_no_named_city_means_no_row() {
+        let mut pieces = vec![
+            card(100.0, 300.0, Some("ziggy_one"), &[("ziggy_one", 0.8)]),
+            card(180.0, 300.0, None, &[("iron_gate", 0.2)]),
+        ];
+        read(&mut pieces, 0.3);
+        assert_eq!(pieces[1].id, None);
+        let mut alone = vec![card(180.0, 300.0, None, &[("iron_gate", 0.9)])];
+        read(&mut alone, 0.3);
+        assert_eq!(alone[0].id, None);
+    }
+
+    #[test]
+    fn a_named_city_its_place_rules_out_becomes_unknown() {
+        // Two cards both read as Ziggy One, the second more weakly, and nothing else fits.
+        let mut pieces = vec![
+            card(100.0, 300.0, Some("ziggy_one"), &[("ziggy_one", 0.9)]),
+            card(180.0, 300.0, Some("ziggy_one"), &[("ziggy_one", 0.6)]),
+        ];
+        read(&mut pieces, 0.3);
+        assert_eq!(pieces[0].id.as_deref(), Some("ziggy_one"));
+        assert_eq!(pieces[1].id, None);
+    }
+}

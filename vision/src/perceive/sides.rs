@@ -1,0 +1,153 @@
+//! Naming by side: each player lays units beside a city on their own side of the row
+//! (RULES.md "The table"), so a card in a column on the Moloch side (towards the cities'
+//! red edges) is a Moloch card, and one on the Outpost side an Outpost card. Each unit card
+//! is named again among its side's faces only: a face of the other side can neither win
+//! nor, as the runner-up, make a right reading too close to call.
+//!
+//! A card stands in a column where [`super::assemble`] would place it: beside the city
+//! whose width it is least far from (within 1.2 widths), more than half a card from the
+//! city's middle. Cards elsewhere, and every city card, are left as they are.
+
+use super::assemble::{centre, Frame, Piece};
+use super::identify::Gallery;
+use super::PieceClass;
+use tablelens_engine::{Catalogue, CityId, Side};
+
+fn is_city(id: &str) -> bool {
+    CityId::parse(id.strip_suffix("_destroyed").unwrap_or(id)).is_some()
+}
+
+/// The side of the row a point lies on, seen from the city whose column it is in.
+fn side_at(cities: &[Frame], p: [f32; 2]) -> Option<Side> {
+    cities
+        .iter()
+        .filter_map(|f| {
+            let l = f.local(p);
+            let across = (l[0] - 0.5).abs();
+            let along = 0.5 - l[1];
+            (l[0].is_finite() && along.abs() > 0.5 && across < 1.2).then_some((across, along))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, along)| {
+            if along > 0.0 {
+                Side::Moloch
+            } else {
+                Side::Outpost
+            }
+        })
+}
+
+/// Names every unit card in a column again among the faces of its column's side.
+pub fn read(catalogue: &Catalogue, gallery: &Gallery, pieces: &mut [Piece]) {
+    let cities: Vec<Frame> = pieces
+        .iter()
+        .filter(|p| p.class == PieceClass::Card && p.id.as_deref().is_some_and(is_city))
+        .map(|p| Frame::of(&p.corners))
+        .collect();
+    if cities.is_empty() {
+        return;
+    }
+    for p in pieces.iter_mut() {
+        if p.class != PieceClass::Card || p.similarities.is_empty() {
+            continue;
+        }
+        if p.id.as_deref().is_some_and(is_city) {
+            continue;
+        }
+        let Some(side) = side_at(&cities, centre(&p.corners)) else {
+            continue;
+        };
+        let id = gallery.name_among(PieceClass::Card, &p.similarities, |face| {
+            catalogue.card(face).is_some_and(|c| c.side == side)
+        });
+        p.id = id.id;
+        p.similarity = id.score;
+        p.best = id.best;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perceive::identify::Thresholds;
+
+    /// An upright card of 60x90 pixels centred at (x, y).
+    fn card(x: f32, y: f32, id: Option<&str>, sims: &[(&str, f32)]) -> Piece {
+        let (w, h) = (30.0, 45.0);
+        Piece {
+            class: PieceClass::Card,
+            corners: [
+                [x - w, y - h],
+                [x + w, y - h],
+                [x + w, y + h],
+                [x - w, y + h],
+            ],
+            score: 0.9,
+            id: id.map(str::to_string),
+            similarity: sims.iter().map(|s| s.1).fold(0.0, f32::max),
+            best: sims.first().map_or("", |s| s.0).to_string(),
+            similarities: sims.iter().map(|(c, s)| (c.to_string(), *s)).collect(),
+        }
+    }
+
+    fn gallery() -> Gallery {
+        Gallery {
+            model: String::new(),
+            entries: Vec::new(),
+            thresholds: Thresholds::default(),
+        }
+    }
+
+    #[test]
+    fn a_card_is_named_among_its_sides_faces() {
+        let cat = Catalogue::bundled();
+        // Upright city: its printed top (the red edge, Moloch's side) is up the image.
+        let mut pieces = vec![
+            card(300.0, 300.0, Some("ziggy_one"), &[("ziggy_one", 0.9)]),
+            // Above the city, on Moloch's side: an Outpost face scores a little higher,
+            // but only Moloch faces count there, and Hunter leads them clearly.
+            card(
+                300.0,
+                200.0,
+                None,
+                &[("commando", 0.62), ("hunter", 0.6), ("ripper", 0.3)],
+            ),
+            // Below, on Outpost's side: the same readings name Commando; a card beside no
+            // city is left alone.
+            card(
+                300.0,
+                400.0,
+                None,
+                &[("commando", 0.62), ("hunter", 0.6), ("ripper", 0.3)],
+            ),
+            card(
+                900.0,
+                200.0,
+                Some("hunter"),
+                &[("commando", 0.7), ("hunter", 0.65)],
+            ),
+        ];
+        read(&cat, &gallery(), &mut pieces);
+        assert_eq!(pieces[1].id.as_deref(), Some("hunter"));
+        assert_eq!(pieces[2].id.as_deref(), Some("commando"));
+        assert_eq!(pieces[3].id.as_deref(), Some("hunter"));
+        assert_eq!(pieces[0].id.as_deref(), Some("ziggy_one"));
+    }
+
+    #[test]
+    fn a_card_named_for_the_other_side_becomes_unknown_when_its_side_has_no_fit() {
+        let cat = Catalogue::bundled();
+        let mut pieces = vec![
+            card(300.0, 300.0, Some("ziggy_one"), &[("ziggy_one", 0.9)]),
+            card(
+                300.0,
+                200.0,
+                Some("commando"),
+                &[("commando", 0.8), ("hunter", 0.2)],
+            ),
+        ];
+        read(&cat, &gallery(), &mut pieces);
+        assert_eq!(pieces[1].id, None);
+        assert_eq!(pieces[1].best, "hunter");
+    }
+}
