@@ -39,11 +39,12 @@ fn the_vision_finds_and_names_cards_on_faces_it_never_trained_on() {
     let r = report(&scores, &times);
     let card = &r.detection["card"];
     println!(
-        "cards: recall {:.3}, precision {:.3}, top-1 {:.3}; all pieces top-1 {:.3}; units placed {:.3}; \
+        "cards: recall {:.3}, precision {:.3}, top-1 {:.3}, named wrong {:.3}; all pieces top-1 {:.3}; units placed {:.3}; \
          modules {:.3}; tokens {:.3}; city states {:.3}; layouts exact {:.3}",
         card.recall,
         card.precision,
         card.identity_top1,
+        card.named_wrong,
         r.identity_top1,
         r.unit_placement,
         r.module_accuracy,
@@ -63,15 +64,24 @@ fn the_vision_finds_and_names_cards_on_faces_it_never_trained_on() {
     for (name, value, floor) in figures {
         assert!(value >= floor, "{name} {value:.3} under its floor {floor}");
     }
+    // An unknown card is asked about; a wrongly named one silently changes the battle.
+    assert!(
+        card.named_wrong <= CARD_NAMED_WRONG,
+        "cards named wrong {:.3} over its ceiling {CARD_NAMED_WRONG}",
+        card.named_wrong
+    );
 }
 
 /// Floors, a margin under the committed models' figures on these 12 scenes.
-/// Measured when set: recall 0.959, precision 1.000, top-1 0.950, units placed 0.849,
-/// modules under the right unit 0.667, tokens on the right unit 0.408, city states 0.967.
+/// Measured when set: recall 0.959, precision 1.000, top-1 0.950, named wrong 0.007, units
+/// placed 0.849, modules under the right unit 0.583, tokens on the right unit 0.449, city
+/// states 0.967.
 const CARD_RECALL: f64 = 0.91;
 const CARD_PRECISION: f64 = 0.96;
 const CARD_TOP1: f64 = 0.90;
 const UNITS_PLACED: f64 = 0.77;
 const MODULES: f64 = 0.5;
-const TOKENS: f64 = 0.3;
+const TOKENS: f64 = 0.38;
 const CITY_STATES: f64 = 0.85;
+/// Ceiling on the share of matched cards named wrong.
+const CARD_NAMED_WRONG: f64 = 0.03;

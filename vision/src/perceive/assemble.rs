@@ -10,7 +10,7 @@
 //!   city, which lies on top); a marker belongs to the city card under it.
 //! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
 
-use super::detect::{Detection, PieceClass, SURE_SCORE};
+use super::detect::{Detection, PieceClass};
 use super::identify::{crop, Embedder, Gallery, Identity, STRIP_SHARE};
 use super::resample::{apply, unit_square_to_quad};
 use super::tokens::TokenFinder;
@@ -56,16 +56,11 @@ pub(crate) fn centre(c: &[[f32; 2]; 4]) -> [f32; 2] {
     ]
 }
 
-/// Crops, embeds and names every detection (cards and strips tried both ways up), then
-/// reads what lies on and beside each named card: the tokens or markers on it (found by
-/// the token finder) and, beside a unit's printed right edge, the strip of a module tucked
-/// under it.
-pub fn identify_all(
-    catalogue: &Catalogue,
+/// Crops, embeds and names every detection (cards tried both ways up, keeping the better).
+pub fn identify_cards(
     frame: &RgbImage,
     detections: &[Detection],
     embedder: &Embedder,
-    tokens: &TokenFinder,
     gallery: &Gallery,
 ) -> Result<Vec<Piece>, VisionError> {
     let mut crops = Vec::new();
@@ -101,16 +96,12 @@ pub fn identify_all(
             best[i] = Some((turned, id));
         }
     }
-    let mut pieces: Vec<Piece> = detections
+    let pieces: Vec<Piece> = detections
         .iter()
         .zip(best)
         .zip(similarities)
         .filter_map(|((d, b), similarities)| {
             let (turned, id) = b?;
-            // A faint detection that no enrolled face matches is most likely not a card.
-            if d.score < SURE_SCORE && id.id.is_none() {
-                return None;
-            }
             Some(Piece {
                 class: d.class,
                 corners: if turned {
@@ -126,8 +117,20 @@ pub fn identify_all(
             })
         })
         .collect();
+    Ok(pieces)
+}
 
-    // What lies on and beside the named cards.
+/// Reads what lies on and beside each named card and adds it to `pieces`: the tokens or
+/// markers on it (found by the token finder) and, beside a unit's printed right edge, the
+/// strip of a module tucked under it; each is embedded and named like a card.
+pub fn read_on_cards(
+    catalogue: &Catalogue,
+    frame: &RgbImage,
+    pieces: &mut Vec<Piece>,
+    embedder: &Embedder,
+    tokens: &TokenFinder,
+    gallery: &Gallery,
+) -> Result<(), VisionError> {
     let named: Vec<&Piece> = pieces
         .iter()
         .filter(|p| p.class == PieceClass::Card && p.id.is_some())
@@ -180,7 +183,7 @@ pub fn identify_all(
             similarities: Vec::new(),
         });
     }
-    Ok(pieces)
+    Ok(())
 }
 
 /// Where a module's strip shows beside a card: its printed right edge, outwards.

@@ -30,7 +30,7 @@ const CLASSES: usize = 3;
 /// Heat-map peak from which a detection is kept at all.
 pub const MAYBE_SCORE: f32 = 0.06;
 /// Heat-map peak from which a detection stands on its own; below it, a card stands only
-/// if identification names it ([`super::assemble::identify_all`]).
+/// if identification names it, by its face or by its place ([`super::Analyzer::analyze`]).
 pub const SURE_SCORE: f32 = 0.35;
 
 /// What a detection looks like.

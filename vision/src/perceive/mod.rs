@@ -176,16 +176,21 @@ impl Analyzer {
         let t1 = Instant::now();
         self.refine(frame, &mut detections)?;
         let tr = Instant::now();
-        let mut pieces = assemble::identify_all(
+        let mut pieces =
+            assemble::identify_cards(frame, &detections, &self.embedder, &self.gallery)?;
+        city_row::read(&mut pieces, self.gallery.thresholds.city_row);
+        sides::read(catalogue, &self.gallery, &mut pieces);
+        // A faint detection that nothing could name, even by its place, is most likely not
+        // a card.
+        pieces.retain(|p| p.score >= detect::SURE_SCORE || p.id.is_some());
+        assemble::read_on_cards(
             catalogue,
             frame,
-            &detections,
+            &mut pieces,
             &self.embedder,
             &self.tokens,
             &self.gallery,
         )?;
-        city_row::read(&mut pieces, self.gallery.thresholds.city_row);
-        sides::read(catalogue, &self.gallery, &mut pieces);
         let t2 = Instant::now();
         let (layout, has_cities) = assemble::assemble(catalogue, &pieces);
         let t3 = Instant::now();
