@@ -121,8 +121,9 @@ pub fn identify_cards(
 }
 
 /// Reads what lies on and beside each named card and adds it to `pieces`: the tokens or
-/// markers on it (found by the token finder) and, beside a unit's printed right edge, the
-/// strip of a module tucked under it; each is embedded and named like a card.
+/// markers on it (found by the token finder; named among markers on a city and among tokens
+/// on a unit) and, beside a unit's printed right edge, the strip of a module tucked under
+/// it; each is embedded and named like a card.
 pub fn read_on_cards(
     catalogue: &Catalogue,
     frame: &RgbImage,
@@ -135,8 +136,7 @@ pub fn read_on_cards(
         .iter()
         .filter(|p| p.class == PieceClass::Card && p.id.is_some())
         .collect();
-    // (class, corners, detection score, least similarity that keeps it)
-    let mut extra: Vec<(PieceClass, [[f32; 2]; 4], f32, f32)> = Vec::new();
+    let mut extra: Vec<Beside> = Vec::new();
     for card in &named {
         let Some(id) = card.id.as_deref() else {
             continue;
@@ -152,22 +152,53 @@ pub fn read_on_cards(
             _ => continue,
         };
         if let Some(q) = strip_quad(&card.corners) {
-            extra.push((PieceClass::Strip, q, card.score, bar));
+            extra.push(Beside {
+                class: PieceClass::Strip,
+                corners: q,
+                score: card.score,
+                bar,
+                on_city: false,
+            });
         }
     }
     let corners: Vec<[[f32; 2]; 4]> = named.iter().map(|p| p.corners).collect();
-    for squares in tokens.find(frame, &corners)? {
+    for (squares, card) in tokens.find(frame, &corners)?.into_iter().zip(&named) {
+        let on_city = catalogue
+            .card(card.id.as_deref().unwrap_or_default())
+            .is_none();
         // More than eight pieces on one card is noise.
         for sq in squares.into_iter().take(8) {
-            extra.push((PieceClass::Small, sq, 1.0, 0.0));
+            extra.push(Beside {
+                class: PieceClass::Small,
+                corners: sq,
+                score: 1.0,
+                bar: 0.0,
+                on_city,
+            });
         }
     }
     let crops: Vec<RgbImage> = extra
         .iter()
-        .map(|(c, q, _, _)| crop(frame, *c, q))
+        .map(|b| crop(frame, b.class, &b.corners))
         .collect();
-    for ((class, corners, score, bar), e) in extra.into_iter().zip(embedder.embed(&crops)?) {
-        let id = gallery.identify(class, &e);
+    let embeddings = embedder.embed(&crops)?;
+    for (b, e) in extra.into_iter().zip(embeddings) {
+        let Beside {
+            class,
+            corners,
+            score,
+            bar,
+            on_city,
+        } = b;
+        let sims = gallery.similarities(class, &e);
+        // Markers lie on cities and tokens on units: a small piece is named among those
+        // its card can carry.
+        let id = match class {
+            PieceClass::Small => {
+                gallery.name_among(class, &sims, |id| token_of(id).is_some() != on_city)
+            }
+            _ => gallery.name_among(class, &sims, |_| true),
+        };
         // Beside a unit there is usually no module at all: only a fair match counts as a
         // strip, named or (when too close to call) unknown.
         if id.score < bar {
@@ -184,6 +215,23 @@ pub fn read_on_cards(
         });
     }
     Ok(())
+}
+
+/// A place on or beside a named card where a strip, token or marker may lie.
+struct Beside {
+    class: PieceClass,
+    corners: [[f32; 2]; 4],
+    /// The detection score the piece is given.
+    score: f32,
+    /// Least similarity that keeps it.
+    bar: f32,
+    /// Whether the card is a city.
+    on_city: bool,
+}
+
+/// Whether a small piece can lie on a card: markers on a city, tokens on a unit.
+pub fn small_fits(id: &str, on_city: bool) -> bool {
+    token_of(id).is_some() != on_city
 }
 
 /// Where a module's strip shows beside a card: its printed right edge, outwards.
@@ -440,4 +488,21 @@ fn class_name(c: PieceClass) -> &'static str {
 /// The token a component id names.
 pub fn token_of(id: &str) -> Option<Token> {
     Token::ALL.into_iter().find(|t| t.component_id() == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_fit_cities_and_tokens_fit_units() {
+        for t in Token::ALL {
+            assert!(small_fits(t.component_id(), false));
+            assert!(!small_fits(t.component_id(), true));
+        }
+        for m in tablelens_engine::catalogue::MARKER_IDS {
+            assert!(small_fits(m, true), "{m}");
+            assert!(!small_fits(m, false), "{m}");
+        }
+    }
 }
