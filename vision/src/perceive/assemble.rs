@@ -48,6 +48,27 @@ impl Piece {
     }
 }
 
+/// A card of 60x90 pixels centred at (x, y), printed upright, named `id` (or unknown) and
+/// with the given similarities to card faces: what the naming-by-place tests start from.
+#[cfg(test)]
+pub(crate) fn upright_card(x: f32, y: f32, id: Option<&str>, sims: &[(&str, f32)]) -> Piece {
+    let (w, h) = (30.0, 45.0);
+    Piece {
+        class: PieceClass::Card,
+        corners: [
+            [x - w, y - h],
+            [x + w, y - h],
+            [x + w, y + h],
+            [x - w, y + h],
+        ],
+        score: 0.9,
+        id: id.map(str::to_string),
+        similarity: sims.iter().map(|s| s.1).fold(0.0, f32::max),
+        best: sims.first().map_or("", |s| s.0).to_string(),
+        similarities: sims.iter().map(|(c, s)| (c.to_string(), *s)).collect(),
+    }
+}
+
 /// The centre of four corners.
 pub(crate) fn centre(c: &[[f32; 2]; 4]) -> [f32; 2] {
     [

@@ -152,24 +152,7 @@ fn in_order(faces: &[Vec<Option<(f32, bool)>>], backwards: bool) -> (f32, Vec<Op
 mod tests {
     use super::*;
 
-    /// A card of 60x90 pixels centred at (x, y), printed upright.
-    fn card(x: f32, y: f32, id: Option<&str>, sims: &[(&str, f32)]) -> Piece {
-        let (w, h) = (30.0, 45.0);
-        Piece {
-            class: PieceClass::Card,
-            corners: [
-                [x - w, y - h],
-                [x + w, y - h],
-                [x + w, y + h],
-                [x - w, y + h],
-            ],
-            score: 0.9,
-            id: id.map(str::to_string),
-            similarity: sims.iter().map(|s| s.1).fold(0.0, f32::max),
-            best: id.unwrap_or("hunter").to_string(),
-            similarities: sims.iter().map(|(c, s)| (c.to_string(), *s)).collect(),
-        }
-    }
+    use crate::perceive::assemble::upright_card as card;
 
     #[test]
     fn an_unnamed_card_between_two_cities_is_the_one_between_them() {

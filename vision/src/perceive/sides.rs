@@ -71,24 +71,7 @@ mod tests {
     use super::*;
     use crate::perceive::identify::Thresholds;
 
-    /// An upright card of 60x90 pixels centred at (x, y).
-    fn card(x: f32, y: f32, id: Option<&str>, sims: &[(&str, f32)]) -> Piece {
-        let (w, h) = (30.0, 45.0);
-        Piece {
-            class: PieceClass::Card,
-            corners: [
-                [x - w, y - h],
-                [x + w, y - h],
-                [x + w, y + h],
-                [x - w, y + h],
-            ],
-            score: 0.9,
-            id: id.map(str::to_string),
-            similarity: sims.iter().map(|s| s.1).fold(0.0, f32::max),
-            best: sims.first().map_or("", |s| s.0).to_string(),
-            similarities: sims.iter().map(|(c, s)| (c.to_string(), *s)).collect(),
-        }
-    }
+    use crate::perceive::assemble::upright_card as card;
 
     fn gallery() -> Gallery {
         Gallery {
@@ -101,25 +84,16 @@ mod tests {
     #[test]
     fn a_card_is_named_among_its_sides_faces() {
         let cat = Catalogue::bundled();
+        let readings = &[("commando", 0.62), ("hunter", 0.6), ("ripper", 0.3)];
         // Upright city: its printed top (the red edge, Moloch's side) is up the image.
         let mut pieces = vec![
             card(300.0, 300.0, Some("ziggy_one"), &[("ziggy_one", 0.9)]),
             // Above the city, on Moloch's side: an Outpost face scores a little higher,
             // but only Moloch faces count there, and Hunter leads them clearly.
-            card(
-                300.0,
-                200.0,
-                None,
-                &[("commando", 0.62), ("hunter", 0.6), ("ripper", 0.3)],
-            ),
+            card(300.0, 200.0, None, readings),
             // Below, on Outpost's side: the same readings name Commando; a card beside no
             // city is left alone.
-            card(
-                300.0,
-                400.0,
-                None,
-                &[("commando", 0.62), ("hunter", 0.6), ("ripper", 0.3)],
-            ),
+            card(300.0, 400.0, None, readings),
             card(
                 900.0,
                 200.0,
