@@ -3,11 +3,13 @@
 //! tablelens runs at the table, so training sees exactly what inference sees.
 //!
 //! ```sh
-//! cargo run --release -p tablelens-vision --example make_dataset -- DIR [TRAIN_STYLES] [EVAL_STYLES] [SCENES_PER_STYLE] [DETECTOR_SCENES] [FIRST_SCENE]
+//! cargo run --release -p tablelens-vision --example make_dataset -- DIR [TRAIN_STYLES] [EVAL_STYLES] [SCENES_PER_STYLE] [DETECTOR_SCENES] [FIRST_SCENE] [JITTER_PERCENT]
 //! ```
 //!
-//! SCENES_PER_STYLE 0 skips the embedder's data; FIRST_SCENE starts the detector's frames
-//! further on, for more frames unlike the ones already made.
+//! SCENES_PER_STYLE 0 skips the embedder's data; FIRST_SCENE starts the scenes further on,
+//! for more scenes unlike the ones already made. JITTER_PERCENT (default 3) is how far, in
+//! hundredths of a card's shorter side, each corner of a card (or of the robot a strip is
+//! cut beside) may be moved before the crop, as the detector and refiner err.
 
 use image::RgbImage;
 use rand::{Rng, SeedableRng};
@@ -50,6 +52,7 @@ fn run() -> Result<(), String> {
     let per_style = arg(4, 5)?;
     let det_scenes = arg(5, 1200)?;
     let first_scene = arg(6, 0)?;
+    let jitter = arg(7, 3)? as f32 / 100.0;
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let cat = Catalogue::bundled();
     let comps = cat.component_ids();
@@ -116,7 +119,7 @@ fn run() -> Result<(), String> {
                 mixed_styles: 0.0,
                 ..SceneOptions::default()
             };
-            let scene = renderer.render(0x5eed ^ s, k, &options);
+            let scene = renderer.render(0x5eed ^ s, first_scene + k, &options);
             let mut rng = ChaCha8Rng::seed_from_u64(s * 1000 + k);
             let mut crops = Vec::new();
             let mut labels = Vec::new();
@@ -130,7 +133,7 @@ fn run() -> Result<(), String> {
                 };
                 let c = match t.class {
                     PieceClass::Small => token_jitter(&mut rng, &t.corners),
-                    _ => corner_jitter(&mut rng, &t.corners, 0.03),
+                    _ => corner_jitter(&mut rng, &t.corners, jitter),
                 };
                 crops.push(crop(&scene.image, t.class, &c));
                 labels.extend([style_index(s), ci as i32]);
@@ -145,7 +148,7 @@ fn run() -> Result<(), String> {
                     let Some(ci) = comps.iter().position(|c| *c == m.card) else {
                         continue;
                     };
-                    let Some(q) = strip_quad(&corner_jitter(&mut rng, &k, 0.03)) else {
+                    let Some(q) = strip_quad(&corner_jitter(&mut rng, &k, jitter)) else {
                         continue;
                     };
                     crops.push(crop(&scene.image, PieceClass::Strip, &q));
