@@ -69,6 +69,25 @@ pub(crate) fn upright_card(x: f32, y: f32, id: Option<&str>, sims: &[(&str, f32)
     }
 }
 
+/// The city a card face id shows (`<city>` or `<city>_destroyed`), and whether it is the
+/// destroyed side.
+pub fn city_face(id: &str) -> Option<(CityId, bool)> {
+    match id.strip_suffix("_destroyed") {
+        Some(name) => CityId::parse(name).map(|c| (c, true)),
+        None => CityId::parse(id).map(|c| (c, false)),
+    }
+}
+
+/// Where a point lies beside a city card, if it lies in the city's column outside the card:
+/// how far across (in card widths from the city's middle) and how far along (in card
+/// heights from its middle, positive towards the red edge, Moloch's side).
+pub(crate) fn beside(city: &Frame, p: [f32; 2]) -> Option<(f32, f32)> {
+    let l = city.local(p);
+    let across = (l[0] - 0.5).abs();
+    let along = 0.5 - l[1];
+    (l[0].is_finite() && along.abs() > 0.5).then_some((across, along))
+}
+
 /// The centre of four corners.
 pub(crate) fn centre(c: &[[f32; 2]; 4]) -> [f32; 2] {
     [
@@ -102,10 +121,12 @@ pub fn identify_cards(
         let sims = gallery.similarities(class, e);
         let id = gallery.name_among(class, &sims, |_| true);
         if class == PieceClass::Card {
-            for (face, s) in sims {
-                match similarities[i].iter_mut().find(|(f, _)| *f == face) {
-                    Some((_, best)) => *best = best.max(s),
-                    None => similarities[i].push((face, s)),
+            // Both ways up, in the gallery's order: keep the better of each face.
+            if similarities[i].is_empty() {
+                similarities[i] = sims;
+            } else {
+                for ((_, best), (_, s)) in similarities[i].iter_mut().zip(sims) {
+                    *best = best.max(s);
                 }
             }
         }
@@ -215,9 +236,7 @@ pub fn read_on_cards(
         // Markers lie on cities and tokens on units: a small piece is named among those
         // its card can carry.
         let id = match class {
-            PieceClass::Small => {
-                gallery.name_among(class, &sims, |id| token_of(id).is_some() != on_city)
-            }
+            PieceClass::Small => gallery.name_among(class, &sims, |id| small_fits(id, on_city)),
             _ => gallery.name_among(class, &sims, |_| true),
         };
         // Beside a unit there is usually no module at all: only a fair match counts as a
@@ -339,11 +358,7 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
         if p.class != PieceClass::Card {
             continue;
         }
-        let (name, destroyed) = match id.strip_suffix("_destroyed") {
-            Some(n) => (n, true),
-            None => (id.as_str(), false),
-        };
-        let Some(city) = CityId::parse(name) else {
+        let Some((city, destroyed)) = city_face(id) else {
             continue;
         };
         match cities.iter_mut().find(|c| c.0 == city) {
@@ -381,12 +396,9 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
         let column = city_frames
             .iter()
             .filter_map(|(city, f, _)| {
-                let l = f.local(c);
-                let across = (l[0] - 0.5).abs();
-                let along = 0.5 - l[1]; // card heights from the city's middle, towards Moloch
-                let outside = along.abs() > 0.5;
+                let (across, along) = beside(f, c)?;
                 let right_side = (along > 0.0) == (side == Side::Moloch);
-                (l[0].is_finite() && outside && right_side).then_some((*city, across, along.abs()))
+                right_side.then_some((*city, across, along.abs()))
             })
             .min_by(|a, b| a.1.total_cmp(&b.1));
         match column {

@@ -11,17 +11,9 @@
 //! that city reaches the gallery's `city_row` bar; the rest stay as identification left
 //! them, or unknown where their name broke the order.
 
-use super::assemble::{centre, Frame, Piece};
+use super::assemble::{centre, city_face, Frame, Piece};
 use super::PieceClass;
 use tablelens_engine::CityId;
-
-/// The city a face id shows, and whether it is the destroyed side.
-fn city_of(id: &str) -> Option<(CityId, bool)> {
-    match id.strip_suffix("_destroyed") {
-        Some(name) => CityId::parse(name).map(|c| (c, true)),
-        None => CityId::parse(id).map(|c| (c, false)),
-    }
-}
 
 fn dot(a: [f32; 2], b: [f32; 2]) -> f32 {
     a[0] * b[0] + a[1] * b[1]
@@ -32,7 +24,7 @@ fn dot(a: [f32; 2], b: [f32; 2]) -> f32 {
 fn best_face(p: &Piece, city: CityId) -> Option<(f32, bool)> {
     p.similarities
         .iter()
-        .filter_map(|(id, s)| match city_of(id) {
+        .filter_map(|(id, s)| match city_face(id) {
             Some((c, destroyed)) if c == city => Some((*s, destroyed)),
             _ => None,
         })
@@ -43,7 +35,7 @@ fn best_face(p: &Piece, city: CityId) -> Option<(f32, bool)> {
 /// Cards with no city named at all are left alone: without one the row cannot be found.
 pub fn read(pieces: &mut [Piece], bar: f32) {
     let is_card = |p: &Piece| p.class == PieceClass::Card;
-    let named_city = |p: &Piece| p.id.as_deref().and_then(city_of).is_some();
+    let named_city = |p: &Piece| p.id.as_deref().and_then(city_face).is_some();
     // The row's axis, from the surest named city.
     let Some(anchor) = pieces
         .iter()
@@ -96,7 +88,8 @@ pub fn read(pieces: &mut [Piece], bar: f32) {
         let p = &mut pieces[i];
         match matched[k] {
             Some(city) => {
-                let Some((s, destroyed)) = best_face(p, city) else {
+                // A matched city always has a face over the bar.
+                let Some((s, destroyed)) = faces[k][city.index()] else {
                     continue;
                 };
                 let face = if destroyed {

@@ -223,9 +223,7 @@ impl Detector {
                 .collect(),
         )
     }
-}
 
-impl Detector {
     /// Runs the network on the input's left and right halves at once, each tile reaching
     /// [`TILE_MARGIN`] past the middle, and stitches the two outputs into the whole input's.
     fn run_tiled(&self, input: &RgbImage) -> Result<(Vec<f32>, Vec<usize>), VisionError> {
@@ -236,16 +234,10 @@ impl Detector {
             push_chw(&mut buf, &img);
             self.tile.run(buf)
         };
-        let (left, right) = std::thread::scope(|s| {
-            let right = s.spawn(|| tile(NET_W - w));
-            let left = tile(0);
-            (
-                left,
-                right
-                    .join()
-                    .unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            )
-        });
+        let mut tiles = par::map(&[0, NET_W - w], |&x| tile(x)).into_iter();
+        let (Some(left), Some(right)) = (tiles.next(), tiles.next()) else {
+            return Err(VisionError::Model("detector: a tile did not run".into()));
+        };
         let ((left, ls), (right, rs)) = (left?, right?);
         if ls.len() != 4 || ls != rs {
             return Err(VisionError::Model(format!("detector tile shape {ls:?}")));

@@ -256,12 +256,18 @@ impl Gallery {
             .map_err(|e| VisionError::Output(format!("cannot write {}: {e}", path.display())))
     }
 
-    /// The best similarity to each enrolled component of the class, in the gallery's order.
+    /// The best similarity to each enrolled component of the class, in the order the
+    /// gallery first lists them.
     pub fn similarities(&self, class: PieceClass, e: &[f32; DIM]) -> Vec<(String, f32)> {
         let mut out: Vec<(String, f32)> = Vec::new();
         for g in self.entries.iter().filter(|g| g.class == class) {
             let s: f32 = g.embedding.iter().zip(e).map(|(a, b)| a * b).sum();
-            match out.iter_mut().find(|(id, _)| *id == g.id) {
+            // A component's pictures usually follow one another: look at the last first.
+            let seen = match out.last_mut() {
+                Some(last) if last.0 == g.id => Some(last),
+                _ => out.iter_mut().find(|(id, _)| *id == g.id),
+            };
+            match seen {
                 Some((_, best)) => *best = best.max(s),
                 None => out.push((g.id.clone(), s)),
             }

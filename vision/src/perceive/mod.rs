@@ -1,12 +1,14 @@
 //! Perception: a table photo in, the layout on the table out.
 //!
-//! The pipeline, one module a stage: [`detect`] finds every card, module strip and small
-//! piece with its corners (an ONNX detector run by tract, [`nn`]); [`identify`] crops each
-//! piece ([`resample`]), embeds it (an ONNX embedder) and names it by its nearest face in
-//! the player's gallery; [`city_row`] names the city cards by their order in the row and
-//! [`sides`] the units among their side's faces; [`assemble`] rebuilds the layout of CONTRACT.md from where the
-//! named pieces lie. [`Analyzer`] runs the three; [`eval`] scores it against rendered
-//! scenes whose truth is known.
+//! The pipeline, one module a stage: [`detect`] finds every card with its corners (an ONNX
+//! detector run by tract, [`nn`]) and [`refine`] brings them to the card's edges;
+//! [`identify`] crops each card ([`resample`]), embeds it (an ONNX embedder) and names it by
+//! its nearest face in the player's gallery; [`city_row`] names the city cards by their
+//! order in the row and [`sides`] the units among their side's faces; [`tokens`] and
+//! [`assemble`] read the tokens, markers and module strips on and beside each named card,
+//! and [`assemble`] rebuilds the layout of CONTRACT.md from where the named pieces lie.
+//! [`Analyzer`] runs them in that order; [`eval`] scores it against rendered scenes whose
+//! truth is known.
 
 pub mod assemble;
 pub mod city_row;

@@ -16,7 +16,7 @@ pub fn area_resize(src: &RgbImage, w: u32, h: u32) -> RgbImage {
     }
     let cols = spans(sw, w);
     let rows = spans(sh, h);
-    let band = |ys: &[usize]| -> Result<Vec<u8>, std::convert::Infallible> {
+    let band = |ys: &[usize]| -> Vec<u8> {
         let (sw, w) = (sw as usize, w as usize);
         let raw = src.as_raw();
         let mut line = vec![0f32; sw * 3];
@@ -39,16 +39,13 @@ pub fn area_resize(src: &RgbImage, w: u32, h: u32) -> RgbImage {
                 out.extend(acc.map(q));
             }
         }
-        Ok(out)
+        out
     };
     let ys: Vec<usize> = (0..h as usize).collect();
     // Bands of fewer output pixels than this are not worth a thread.
     const BAND_PIXELS: usize = 16_384;
     let min_rows = BAND_PIXELS.div_ceil(w as usize);
-    let raw = match super::par::split(&ys, min_rows, band) {
-        Ok(raw) => raw,
-        Err(never) => match never {},
-    };
+    let raw = super::par::shares(&ys, min_rows, band).concat();
     RgbImage::from_raw(w, h, raw).unwrap_or_else(|| RgbImage::new(w, h))
 }
 

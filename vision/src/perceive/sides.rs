@@ -8,25 +8,20 @@
 //! whose width it is least far from (within 1.2 widths), more than half a card from the
 //! city's middle. Cards elsewhere, and every city card, are left as they are.
 
-use super::assemble::{centre, Frame, Piece};
+use super::assemble::{beside, centre, city_face, Frame, Piece};
 use super::identify::Gallery;
 use super::PieceClass;
-use tablelens_engine::{Catalogue, CityId, Side};
+use tablelens_engine::{Catalogue, Side};
 
 fn is_city(id: &str) -> bool {
-    CityId::parse(id.strip_suffix("_destroyed").unwrap_or(id)).is_some()
+    city_face(id).is_some()
 }
 
 /// The side of the row a point lies on, seen from the city whose column it is in.
 fn side_at(cities: &[Frame], p: [f32; 2]) -> Option<Side> {
     cities
         .iter()
-        .filter_map(|f| {
-            let l = f.local(p);
-            let across = (l[0] - 0.5).abs();
-            let along = 0.5 - l[1];
-            (l[0].is_finite() && along.abs() > 0.5 && across < 1.2).then_some((across, along))
-        })
+        .filter_map(|f| beside(f, p).filter(|(across, _)| *across < 1.2))
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, along)| {
             if along > 0.0 {
