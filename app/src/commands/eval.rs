@@ -93,6 +93,12 @@ pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
         r.median_ms.assemble_ms,
         r.median_total_ms
     );
+    if !r.faults.is_empty() {
+        println!("\nwhat kept layouts from being exact (scenes with it / with it alone):");
+        for f in &r.faults {
+            println!("  {:>4} / {:>4}  {}", f.scenes, f.alone, f.fault.name());
+        }
+    }
     if !r.confusions.is_empty() {
         println!("\nmost frequent errors (truth -> seen):");
         for (c, n) in &r.confusions {

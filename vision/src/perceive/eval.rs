@@ -126,6 +126,8 @@ pub struct SceneScore {
     pub cities: usize,
     /// The whole layout is exactly right.
     pub exact: bool,
+    /// Why the layout is not exactly right: each kind of fault found, once.
+    pub faults: std::collections::BTreeSet<Fault>,
     /// Wrong identifications, as `truth -> seen`.
     pub confusions: Vec<String>,
 }
@@ -207,29 +209,36 @@ pub fn compare_layouts(seen: &Layout, truth: &Layout) -> SceneScore {
 }
 
 fn layout_scores(seen: &Layout, truth: &Layout, s: &mut SceneScore) {
-    let mut exact = seen.cities.len() == truth.cities.len() && seen.unknown.is_empty();
+    let faults = &mut s.faults;
+    if seen.cities.len() != truth.cities.len() {
+        faults.insert(Fault::CityCount);
+    }
+    if !seen.unknown.is_empty() {
+        faults.insert(Fault::UnknownLeft);
+    }
     for tc in &truth.cities {
         s.cities += 1;
         let sc = seen.cities.iter().find(|c| c.id == tc.id);
-        if sc.is_some_and(|c| city_state(c) == city_state(tc)) {
-            s.cities_right += 1;
-        } else {
-            exact = false;
+        match sc {
+            Some(c) if city_state(c) == city_state(tc) => s.cities_right += 1,
+            Some(_) => {
+                faults.insert(Fault::CityState);
+            }
+            None => {
+                faults.insert(Fault::CityMissed);
+            }
         }
         for side in [Side::Moloch, Side::Outpost] {
             let mut pool: Vec<&tablelens_engine::Unit> = sc
                 .map(|c| c.side(side).iter().collect())
                 .unwrap_or_default();
             let want = tc.side(side);
-            if pool.len() != want.len() {
-                exact = false;
-            }
             for u in want {
                 s.units += 1;
                 s.modules += usize::from(u.module.is_some());
                 s.tokens += u.tokens.len();
                 let Some(k) = pool.iter().position(|p| p.card == u.card) else {
-                    exact = false;
+                    faults.insert(Fault::UnitMissed);
                     continue;
                 };
                 let p = pool.remove(k);
@@ -246,13 +255,71 @@ fn layout_scores(seen: &Layout, truth: &Layout, s: &mut SceneScore) {
                         s.tokens_right += 1;
                     }
                 }
-                if unit_key(p) != unit_key(u) {
-                    exact = false;
+                let (_, seen_module, seen_tokens) = unit_key(p);
+                let (_, want_module, want_tokens) = unit_key(u);
+                if seen_module != want_module {
+                    faults.insert(Fault::Module);
                 }
+                if seen_tokens != want_tokens {
+                    faults.insert(Fault::Tokens);
+                }
+            }
+            if !pool.is_empty() {
+                faults.insert(Fault::UnitExtra);
             }
         }
     }
-    s.exact = exact;
+    s.exact = faults.is_empty();
+}
+
+/// A kind of fault that keeps a layout from being exactly right.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fault {
+    /// More or fewer cities than the truth.
+    CityCount,
+    /// A truth city is not in the layout.
+    CityMissed,
+    /// A city's state (destroyed, districts, battle marker, feature, extra district) is wrong.
+    CityState,
+    /// A truth unit is not in its city and side.
+    UnitMissed,
+    /// A unit that is not in the truth sits in a city and side.
+    UnitExtra,
+    /// A placed unit has the wrong module, or a module it lacks, or misses its own.
+    Module,
+    /// A placed unit has the wrong tokens.
+    Tokens,
+    /// Pieces were left unplaced.
+    UnknownLeft,
+}
+
+impl Fault {
+    /// Every fault, in report order.
+    pub const ALL: [Fault; 8] = [
+        Fault::CityCount,
+        Fault::CityMissed,
+        Fault::CityState,
+        Fault::UnitMissed,
+        Fault::UnitExtra,
+        Fault::Module,
+        Fault::Tokens,
+        Fault::UnknownLeft,
+    ];
+
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fault::CityCount => "city count",
+            Fault::CityMissed => "city missed",
+            Fault::CityState => "city state",
+            Fault::UnitMissed => "unit missed",
+            Fault::UnitExtra => "unit extra",
+            Fault::Module => "module",
+            Fault::Tokens => "tokens",
+            Fault::UnknownLeft => "unplaced pieces",
+        }
+    }
 }
 
 /// Totals over many scenes, as `tablelens eval` prints them.
@@ -280,6 +347,20 @@ pub struct Report {
     pub median_total_ms: f64,
     /// The most frequent confusions.
     pub confusions: Vec<(String, usize)>,
+    /// For each kind of fault, the scenes it kept from being exact; and, apart, the scenes it
+    /// alone kept from being exact.
+    pub faults: Vec<FaultCount>,
+}
+
+/// How many scenes one kind of fault spoiled.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct FaultCount {
+    /// The fault.
+    pub fault: Fault,
+    /// Scenes with it.
+    pub scenes: usize,
+    /// Scenes with no other fault.
+    pub alone: usize,
 }
 
 /// Detection and identification figures of one class.
@@ -390,5 +471,17 @@ pub fn report(scores: &[SceneScore], times: &[StageTimes]) -> Report {
     c.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     c.truncate(15);
     r.confusions = c;
+    r.faults = Fault::ALL
+        .iter()
+        .map(|&fault| FaultCount {
+            fault,
+            scenes: scores.iter().filter(|s| s.faults.contains(&fault)).count(),
+            alone: scores
+                .iter()
+                .filter(|s| s.faults.len() == 1 && s.faults.contains(&fault))
+                .count(),
+        })
+        .filter(|f| f.scenes > 0)
+        .collect();
     r
 }
