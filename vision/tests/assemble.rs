@@ -53,3 +53,53 @@ fn perfect_pieces_rebuild_the_true_layout() {
     }
     assert!(exact == scenes, "{exact}/{scenes} exact; {failures:#?}");
 }
+
+#[test]
+fn a_layout_scored_against_itself_is_exact_and_each_fault_is_named() {
+    use tablelens_vision::perceive::eval::Fault;
+    let cat = Catalogue::bundled();
+    let mut renderer = Renderer::new(&cat);
+    let options = SceneOptions::training(5).sized(960, 540);
+    // A scene with a module and a token to spoil.
+    let truth = (0..40)
+        .map(|i| renderer.render(78, i, &options).truth)
+        .find(|t| {
+            let units = || {
+                t.cities
+                    .iter()
+                    .flat_map(|c| c.moloch.iter().chain(&c.outpost))
+            };
+            units().any(|u| u.module.is_some()) && units().any(|u| !u.tokens.is_empty())
+        })
+        .expect("a scene with a module and a token");
+    let s = compare_layouts(&truth, &truth);
+    assert!(s.exact && s.faults.is_empty(), "{:?}", s.faults);
+
+    let mut seen = truth.clone();
+    for c in &mut seen.cities {
+        for u in c.moloch.iter_mut().chain(c.outpost.iter_mut()) {
+            u.module = None;
+            u.tokens.clear();
+        }
+    }
+    let s = compare_layouts(&seen, &truth);
+    assert!(!s.exact);
+    assert_eq!(
+        s.faults.iter().copied().collect::<Vec<_>>(),
+        vec![Fault::Module, Fault::Tokens]
+    );
+
+    let mut seen = truth.clone();
+    let city = seen
+        .cities
+        .iter_mut()
+        .find(|c| !c.moloch.is_empty())
+        .expect("a Moloch unit");
+    let unit = city.moloch.remove(0);
+    city.outpost.push(unit);
+    let s = compare_layouts(&seen, &truth);
+    assert_eq!(
+        s.faults.iter().copied().collect::<Vec<_>>(),
+        vec![Fault::UnitMissed, Fault::UnitExtra]
+    );
+}
