@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use tablelens_engine::{Catalogue, Corners};
 use tablelens_vision::npy;
 use tablelens_vision::perceive::par;
-use tablelens_vision::perceive::refine::{target, window_image};
+use tablelens_vision::perceive::refine::WINDOW;
 use tablelens_vision::render::{Renderer, SceneOptions};
 
 fn main() {
@@ -70,8 +70,8 @@ fn run() -> Result<(), String> {
                         truth.rotate_left(2);
                     }
                     let rough = roughen(&truth, &mut rng);
-                    if let Some(t) = target(&rough, &truth) {
-                        windows.push(window_image(&scene.image, &rough));
+                    if let Some(t) = WINDOW.target(&rough, &truth) {
+                        windows.push(WINDOW.image(&scene.image, &rough));
                         targets.extend(t);
                         if i >= scenes - holdout {
                             held += 1;
