@@ -18,11 +18,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use tablelens_engine::Catalogue;
 use tablelens_vision::npy;
-use tablelens_vision::perceive::assemble::strip_quad;
 use tablelens_vision::perceive::detect::{letterbox, PieceClass};
 use tablelens_vision::perceive::eval::truth_pieces;
 use tablelens_vision::perceive::identify::{class_of, crop, face_crop, CROP_H, CROP_W};
 use tablelens_vision::perceive::par;
+use tablelens_vision::perceive::strips::nominal_strip;
 use tablelens_vision::render::{face, Renderer, SceneOptions, HELD_OUT_STYLES_FROM};
 
 fn main() {
@@ -148,7 +148,7 @@ fn run() -> Result<(), String> {
                     let Some(ci) = comps.iter().position(|c| *c == m.card) else {
                         continue;
                     };
-                    let Some(q) = strip_quad(&corner_jitter(&mut rng, &k, jitter)) else {
+                    let Some(q) = nominal_strip(&corner_jitter(&mut rng, &k, jitter)) else {
                         continue;
                     };
                     crops.push(crop(&scene.image, PieceClass::Strip, &q));

@@ -11,8 +11,8 @@
 //! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
 
 use super::detect::{Detection, PieceClass};
-use super::identify::{crop, Embedder, Gallery, Identity, STRIP_SHARE};
-use super::resample::{apply, unit_square_to_quad};
+use super::identify::{crop, Embedder, Gallery, Identity};
+use super::strips::StripFinder;
 use super::tokens::TokenFinder;
 use super::VisionError;
 use image::RgbImage;
@@ -165,40 +165,45 @@ pub fn identify_cards(
 /// Reads what lies on and beside each named card and adds it to `pieces`: the tokens or
 /// markers on it (found by the token finder; named among markers on a city and among tokens
 /// on a unit) and, beside a unit's printed right edge, the strip of a module tucked under
-/// it; each is embedded and named like a card.
+/// it (found by the strip finder); each is embedded and named like a card.
 pub fn read_on_cards(
     catalogue: &Catalogue,
     frame: &RgbImage,
     pieces: &mut Vec<Piece>,
     embedder: &Embedder,
     tokens: &TokenFinder,
+    strips: &StripFinder,
     gallery: &Gallery,
 ) -> Result<(), VisionError> {
     let named: Vec<&Piece> = pieces
         .iter()
         .filter(|p| p.class == PieceClass::Card && p.id.is_some())
         .collect();
+    // Modules lie under robots; under an Outpost unit only once Nestugov took one over, so
+    // beside those a strip needs a clearer match.
+    let units: Vec<(&Piece, f32)> = named
+        .iter()
+        .filter_map(|card| {
+            let bar = match catalogue.card(card.id.as_deref()?).map(|c| c.kind) {
+                Some(Kind::Robot) => gallery.thresholds.strip,
+                Some(Kind::Soldier | Kind::Building) => gallery
+                    .thresholds
+                    .strip
+                    .max(gallery.thresholds.outpost_strip),
+                _ => return None,
+            };
+            Some((*card, bar))
+        })
+        .collect();
+    let unit_corners: Vec<[[f32; 2]; 4]> = units.iter().map(|(p, _)| p.corners).collect();
     let mut extra: Vec<Beside> = Vec::new();
-    for card in &named {
-        let Some(id) = card.id.as_deref() else {
-            continue;
-        };
-        // Modules lie under robots; under an Outpost unit only once Nestugov took one
-        // over, so beside those a strip needs a clearer match.
-        let bar = match catalogue.card(id).map(|c| c.kind) {
-            Some(Kind::Robot) => gallery.thresholds.strip,
-            Some(Kind::Soldier | Kind::Building) => gallery
-                .thresholds
-                .strip
-                .max(gallery.thresholds.outpost_strip),
-            _ => continue,
-        };
-        if let Some(q) = strip_quad(&card.corners) {
+    for ((card, bar), strip) in units.iter().zip(strips.find(frame, &unit_corners)?) {
+        if let Some(q) = strip {
             extra.push(Beside {
                 class: PieceClass::Strip,
                 corners: q,
                 score: card.score,
-                bar,
+                bar: *bar,
                 on_city: false,
             });
         }
@@ -272,17 +277,6 @@ struct Beside {
 /// Whether a small piece can lie on a card: markers on a city, tokens on a unit.
 pub fn small_fits(id: &str, on_city: bool) -> bool {
     token_of(id).is_some() != on_city
-}
-
-/// Where a module's strip shows beside a card: its printed right edge, outwards.
-pub fn strip_quad(card: &[[f32; 2]; 4]) -> Option<[[f32; 2]; 4]> {
-    let m = unit_square_to_quad(card)?;
-    let s = f64::from(STRIP_SHARE);
-    let p = |u: f64, v: f64| {
-        let (x, y) = apply(&m, u, v);
-        [x as f32, y as f32]
-    };
-    Some([p(1.0, 0.0), p(1.0 + s, 0.0), p(1.0 + s, 1.0), p(1.0, 1.0)])
 }
 
 /// The same quadrilateral starting at the opposite corner.

@@ -88,6 +88,27 @@ pub fn face_crop(face: &RgbImage, class: PieceClass) -> RgbImage {
     }
 }
 
+/// A square picture turned clockwise by `eighths` eighths of a turn about its centre (what
+/// falls outside it takes the colour of its nearest edge).
+pub fn turned(square: &RgbImage, eighths: u8) -> RgbImage {
+    let (w, h) = square.dimensions();
+    let (cx, cy) = (w as f32 / 2.0, h as f32 / 2.0);
+    let angle = -f32::from(eighths) * std::f32::consts::FRAC_PI_4;
+    let (s, c) = angle.sin_cos();
+    // Output corner k samples the picture at that corner turned back about the centre.
+    let quad = [
+        [0.0, 0.0],
+        [w as f32, 0.0],
+        [w as f32, h as f32],
+        [0.0, h as f32],
+    ]
+    .map(|[x, y]| {
+        let (dx, dy) = (x - cx, y - cy);
+        [cx + dx * c - dy * s, cy + dx * s + dy * c]
+    });
+    rectify(square, &quad, w, h)
+}
+
 /// The embedder network.
 #[derive(Debug)]
 pub struct Embedder {
@@ -146,8 +167,8 @@ pub struct GalleryEntry {
     pub class: PieceClass,
     /// Its embedding.
     pub embedding: Vec<f32>,
-    /// Quarter turns given to the picture before embedding it (tokens and markers are
-    /// enrolled at all four); 0 for the picture as it was.
+    /// Eighths of a turn given to the picture before embedding it (tokens and markers are
+    /// enrolled at all eight); 0 for the picture as it was.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub turn: u8,
 }
@@ -406,7 +427,7 @@ pub fn gallery_of(
 }
 
 /// Gallery entries for enrolment crops `(component id, class, crop)`: one per crop, and for
-/// a token or marker, which lies at any angle, three more at a quarter turn each.
+/// a token or marker, which lies at any angle, seven more, at each eighth of a turn.
 pub fn entries_of(
     embedder: &Embedder,
     crops: Vec<(String, PieceClass, RgbImage)>,
@@ -416,14 +437,9 @@ pub fn entries_of(
     for (id, class, crop) in crops {
         if class == PieceClass::Small {
             let square = area_resize(&crop, CROP_W, CROP_W);
-            let turned = [
-                image::imageops::rotate90(&square),
-                image::imageops::rotate180(&square),
-                image::imageops::rotate270(&square),
-            ];
-            for (k, t) in turned.iter().enumerate() {
-                images.push(area_resize(t, CROP_W, CROP_H));
-                labels.push((id.clone(), class, k as u8 + 1));
+            for k in 1..8u8 {
+                images.push(area_resize(&turned(&square, k), CROP_W, CROP_H));
+                labels.push((id.clone(), class, k));
             }
         }
         images.push(crop);
@@ -446,4 +462,42 @@ fn is_picture(p: &Path) -> bool {
     p.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "png" | "jpg" | "jpeg"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgb;
+
+    /// A square picture with nothing alike under any turn: a gradient and one bright corner.
+    fn picture() -> RgbImage {
+        RgbImage::from_fn(40, 40, |x, y| {
+            if x < 8 && y < 8 {
+                Rgb([255, 255, 255])
+            } else {
+                Rgb([(x * 6) as u8, (y * 6) as u8, 60])
+            }
+        })
+    }
+
+    fn mean_difference(a: &RgbImage, b: &RgbImage) -> f32 {
+        let sum: u32 = a
+            .pixels()
+            .zip(b.pixels())
+            .flat_map(|(p, q)| (0..3).map(move |c| u32::from(p[c].abs_diff(q[c]))))
+            .sum();
+        sum as f32 / (a.width() * a.height() * 3) as f32
+    }
+
+    #[test]
+    fn eighth_turns_add_up_to_quarter_turns() {
+        let p = picture();
+        assert!(mean_difference(&turned(&p, 0), &p) < 1.0);
+        assert!(mean_difference(&turned(&p, 2), &image::imageops::rotate90(&p)) < 1.0);
+        assert!(mean_difference(&turned(&p, 4), &image::imageops::rotate180(&p)) < 1.0);
+        // An eighth turn is neither upright nor a quarter turn.
+        let eighth = turned(&p, 1);
+        assert!(mean_difference(&eighth, &p) > 10.0);
+        assert!(mean_difference(&eighth, &image::imageops::rotate90(&p)) > 10.0);
+    }
 }

@@ -18,9 +18,11 @@ pub mod identify;
 pub mod nn;
 pub mod par;
 pub mod peaks;
+pub mod quad_window;
 pub mod refine;
 pub mod resample;
 pub mod sides;
+pub mod strips;
 pub mod tokens;
 
 use image::RgbImage;
@@ -31,6 +33,7 @@ use tablelens_engine::{Catalogue, Layout};
 pub use detect::{Detection, Detector, DetectorRun, PieceClass};
 pub use identify::{Embedder, Gallery};
 pub use refine::Refiner;
+pub use strips::StripFinder;
 pub use tokens::TokenFinder;
 
 /// The detector model, built into the binary.
@@ -39,6 +42,8 @@ pub const DETECTOR_ONNX: &[u8] = include_bytes!("../../../models/detector.onnx")
 pub const EMBEDDER_ONNX: &[u8] = include_bytes!("../../../models/embedder.onnx");
 /// The corner refiner model, built into the binary.
 pub const REFINER_ONNX: &[u8] = include_bytes!("../../../models/refiner.onnx");
+/// The strip finder model, built into the binary.
+pub const STRIPS_ONNX: &[u8] = include_bytes!("../../../models/strips.onnx");
 /// The token finder model, built into the binary.
 pub const TOKENS_ONNX: &[u8] = include_bytes!("../../../models/tokens.onnx");
 
@@ -116,6 +121,7 @@ pub struct Analyzer {
     refiner: Refiner,
     embedder: Embedder,
     tokens: TokenFinder,
+    strips: StripFinder,
     gallery: Gallery,
 }
 
@@ -134,6 +140,7 @@ impl Analyzer {
             refiner: Refiner::load(REFINER_ONNX)?,
             embedder: Embedder::load(EMBEDDER_ONNX)?,
             tokens: TokenFinder::load(TOKENS_ONNX)?,
+            strips: StripFinder::load(STRIPS_ONNX)?,
             gallery,
         })
     }
@@ -191,6 +198,7 @@ impl Analyzer {
             &mut pieces,
             &self.embedder,
             &self.tokens,
+            &self.strips,
             &self.gallery,
         )?;
         let t2 = Instant::now();

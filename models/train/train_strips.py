@@ -1,0 +1,99 @@
+"""Trains the strip finder: a window over a unit card's printed right edge and beyond (64x64;
+0.72 to 1.48 of the card across, -0.08 to 1.08 down, in the card's own perspective) -> where
+the four corners of its module's strip lie in the window, as offsets from where they would be
+for a strip 12/63 of a card wide at the card's right edge (vision/src/perceive/strips.rs).
+
+Data (written by `cargo run --release -p tablelens-vision --example make_strip_dataset`):
+  strip_images.npy   uint8 (N, 64, 64, 3)  windows cut out of rendered scenes
+  strip_targets.npy  float32 (N, 8)        the strip's true corners, as the network should output them
+  strip_holdout.json how many windows at the end come from held-out face styles (scored only)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import nets
+from common import fit, load_json, load_npy, to_input
+
+H, W = 64, 64
+INPUT = (3, H, W)
+OUTPUT_SCALE = 4.0
+ACROSS = 1.48 - 0.72  # card widths across the window
+DOWN = 1.08 + 0.08  # card heights down the window
+SPEC = [
+    nets.conv("s1", 3, 16, stride=2),
+    nets.conv("s2", 16, 24, stride=2),
+    nets.conv("s3", 24, 24),
+    nets.conv("s4", 24, 48, stride=2),
+    nets.conv("s5", 48, 48),
+    ("flatten_dense", "head", 48 * (H // 8) * (W // 8), 8),
+]
+
+
+def errors(pred, target):
+    """Per window: the worst error across (in card widths) of the strip's two inner corners,
+    and of its two outer corners, and the worst error down (in card heights)."""
+    d = (pred - target).reshape(-1, 4, 2) / OUTPUT_SCALE
+    across = np.abs(d[:, :, 0]) * ACROSS
+    down = np.abs(d[:, :, 1]) * DOWN
+    inner = across[:, [0, 3]].max(axis=1)
+    outer = across[:, [1, 2]].max(axis=1)
+    return inner, outer, down.max(axis=1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "strips.onnx"))
+    ap.add_argument("--steps", type=int, default=4000)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    images = load_npy(args.data, "strip_images.npy")
+    targets = load_npy(args.data, "strip_targets.npy").astype(np.float32)
+    n = len(images)
+    n_hold = int(load_json(args.data, "strip_holdout.json"))
+    train_idx = np.arange(n - n_hold)
+    hold = np.arange(n - n_hold, n)
+    print(f"{n} windows; {n_hold} held out")
+    params = nets.init_params(SPEC, jax.random.PRNGKey(args.seed))
+    print(f"strip finder: {nets.param_count(params)} parameters, {nets.macs(SPEC, INPUT) / 1e6:.1f} M MACs per window")
+    params, clock = fit(SPEC, params, lambda out, t: jnp.abs(out - t).mean(), images, targets,
+                        train_idx, steps=args.steps, batch=args.batch, seed=args.seed,
+                        peak_lr=2e-3, warmup=200, end_lr=2e-5, gain=0.3, bias=25)
+
+    fwd = jax.jit(lambda p, x: nets.forward(SPEC, p, x))
+    pred = np.concatenate([np.asarray(fwd(params, to_input(images[hold[s:s + 256]])))
+                           for s in range(0, len(hold), 256)])
+    b_in, b_out, b_down = errors(np.zeros_like(targets[hold]), targets[hold])
+    a_in, a_out, a_down = errors(pred, targets[hold])
+    m = {"heldout_windows": int(n_hold),
+         "heldout_median_inner_error_before": float(np.median(b_in)),
+         "heldout_median_inner_error_after": float(np.median(a_in)),
+         "heldout_p90_inner_error_after": float(np.percentile(a_in, 90)),
+         "heldout_median_outer_error_before": float(np.median(b_out)),
+         "heldout_median_outer_error_after": float(np.median(a_out)),
+         "heldout_median_down_error_before": float(np.median(b_down)),
+         "heldout_median_down_error_after": float(np.median(a_down)),
+         "steps": args.steps, "params": nets.param_count(params), "macs": nets.macs(SPEC, INPUT),
+         "train_seconds": round(float(str(clock).strip()[:-1]))}
+    print("held out, worst error as a share of the card (median before -> after):")
+    print(f"  inner edge across {m['heldout_median_inner_error_before']:.4f} -> {m['heldout_median_inner_error_after']:.4f}"
+          f" (p90 {m['heldout_p90_inner_error_after']:.4f})")
+    print(f"  outer edge across {m['heldout_median_outer_error_before']:.4f} -> {m['heldout_median_outer_error_after']:.4f}")
+    print(f"  down              {m['heldout_median_down_error_before']:.4f} -> {m['heldout_median_down_error_after']:.4f}")
+    nets.export_onnx(SPEC, params, INPUT, args.out,
+                     f"tablelens strip finder; held-out median inner-edge error {m['heldout_median_inner_error_after']:.4f}")
+    with open(os.path.splitext(args.out)[0] + ".metrics.json", "w") as f:
+        json.dump(m, f, indent=1)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
