@@ -9,6 +9,9 @@
 //! The last tenth of the scenes use held-out face styles; `ref_holdout.json` says how many
 //! windows they gave (the last ones), which training only scores.
 
+mod common;
+
+use common::{number, roughen, Spread};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
@@ -23,11 +26,6 @@ fn main() {
         eprintln!("make_refine_dataset: {e}");
         std::process::exit(1);
     }
-}
-
-fn number(arg: Option<String>, default: u64, name: &str) -> Result<u64, String> {
-    arg.map_or(Ok(default), |s| s.parse())
-        .map_err(|_| format!("{name} is not a number"))
 }
 
 fn run() -> Result<(), String> {
@@ -69,7 +67,7 @@ fn run() -> Result<(), String> {
                     if rng.gen_bool(0.5) {
                         truth.rotate_left(2);
                     }
-                    let rough = roughen(&truth, &mut rng);
+                    let rough = roughen(&truth, &mut rng, &SPREAD);
                     if let Some(t) = WINDOW.target(&rough, &truth) {
                         windows.push(WINDOW.image(&scene.image, &rough));
                         targets.extend(t);
@@ -99,33 +97,12 @@ fn run() -> Result<(), String> {
     Ok(())
 }
 
-/// The true corners as a detector might give them: shifted, resized, turned a little, and
-/// each corner moved on its own, by amounts in proportion to the card.
-fn roughen(truth: &Corners, rng: &mut ChaCha8Rng) -> Corners {
-    let cx = truth.iter().map(|p| p[0]).sum::<f32>() / 4.0;
-    let cy = truth.iter().map(|p| p[1]).sum::<f32>() / 4.0;
-    let side = (0..4)
-        .map(|i| {
-            let (a, b) = (truth[i], truth[(i + 1) % 4]);
-            ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
-        })
-        .sum::<f32>()
-        / 4.0;
-    // Mostly small errors, sometimes large ones, as the detector makes them.
-    let big = rng.gen_bool(0.25);
-    let k = if big { 2.0 } else { 1.0 };
-    let shift = [
-        rng.gen_range(-0.08..0.08) * side * k,
-        rng.gen_range(-0.08..0.08) * side * k,
-    ];
-    let scale = 1.0 + rng.gen_range(-0.1f32..0.1) * k;
-    let angle = rng.gen_range(-0.12f32..0.12) * k;
-    let (s, c) = angle.sin_cos();
-    let mut out = *truth;
-    for p in out.iter_mut() {
-        let (dx, dy) = ((p[0] - cx) * scale, (p[1] - cy) * scale);
-        p[0] = cx + dx * c - dy * s + shift[0] + rng.gen_range(-0.05..0.05) * side;
-        p[1] = cy + dx * s + dy * c + shift[1] + rng.gen_range(-0.05..0.05) * side;
-    }
-    out
-}
+/// How far a detector gets corners wrong: mostly a little, a quarter of the time twice as
+/// far.
+const SPREAD: Spread = Spread {
+    shift: 0.08,
+    scale: 0.1,
+    angle: 0.12,
+    corner: 0.05,
+    big_share: 0.25,
+};
