@@ -70,6 +70,31 @@ def with_turned_tokens(g_all, gl, kinds):
     return np.concatenate([g_all, np.stack(turned)]), np.concatenate([gl, np.stack(labels)])
 
 
+def quarter_turned(rng, q):
+    """Each crop of a token or marker at a random quarter turn (squared, turned, stretched
+    back, as `with_turned_tokens` turns the faces): a round piece lies at any angle."""
+    from PIL import Image
+
+    h, w = q.shape[1:3]
+    out = q.copy()
+    for i, k in enumerate(rng.integers(0, 4, len(q))):
+        if k:
+            square = np.asarray(Image.fromarray(q[i]).resize((w, w), Image.BOX))
+            t = np.ascontiguousarray(np.rot90(square, k))
+            out[i] = np.asarray(Image.fromarray(t).resize((w, h), Image.BOX))
+    return out
+
+
+def recoloured(rng, g, q):
+    """Half the time, one deck printed in other colours: the same channel shuffle for its
+    faces and its crops, so that pieces alike but for a glyph (+1 and +2) are told apart by
+    the glyph, not by a colour another deck need not share."""
+    if rng.random() < 0.5:
+        return g, q
+    order = rng.permutation(3)
+    return g[..., order], q[..., order]
+
+
 def augment_queries(rng, q):
     q = q.astype(np.float32)
     n = q.shape[0]
@@ -81,7 +106,11 @@ def augment_queries(rng, q):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", required=True)
+    ap.add_argument("--data", required=True, nargs="+", help="one or more folders made by make_dataset")
+    ap.add_argument("--kind", choices=["all", "small"], default="all",
+                    help="small: train the token-and-marker embedder on those crops only")
+    ap.add_argument("--recolour", action="store_true",
+                    help="half the steps, shuffle the colour channels of the step's deck")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "embedder.onnx"))
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--batch", type=int, default=96)
@@ -90,11 +119,21 @@ def main():
     ap.add_argument("--lr", type=float, default=2e-3, help="learning rate at the start of the cosine")
     args = ap.parse_args()
 
-    comps = load_json(args.data, "components.json")
+    first = args.data[0]
+    comps = load_json(first, "components.json")
     kinds = np.array([{"card": 0, "strip": 1, "small": 2}[c["crop"]] for c in comps])
-    eval_styles = set(load_json(args.data, "eval_styles.json"))
-    q_all, ql = load_npy(args.data, "emb_queries.npy"), load_npy(args.data, "emb_qlabels.npy")
-    g_all, gl = load_npy(args.data, "emb_gallery.npy"), load_npy(args.data, "emb_glabels.npy")
+    eval_styles = set(load_json(first, "eval_styles.json"))
+    for d in args.data[1:]:
+        if load_json(d, "components.json") != comps or set(load_json(d, "eval_styles.json")) != eval_styles:
+            raise SystemExit(f"{d}: other components or held-out styles than {first}")
+    # The sets differ in their scenes and crops, not in their faces: queries from all of
+    # them, the gallery from the first.
+    q_all = np.concatenate([load_npy(d, "emb_queries.npy") for d in args.data])
+    ql = np.concatenate([load_npy(d, "emb_qlabels.npy") for d in args.data])
+    g_all, gl = load_npy(first, "emb_gallery.npy"), load_npy(first, "emb_glabels.npy")
+    if args.kind == "small":
+        keep_q, keep_g = kinds[ql[:, 1]] == 2, kinds[gl[:, 1]] == 2
+        q_all, ql, g_all, gl = q_all[keep_q], ql[keep_q], g_all[keep_g], gl[keep_g]
     g_all, gl = with_turned_tokens(g_all, gl, kinds)
     styles = sorted(set(int(s) for s in gl[:, 0]))
     train_styles = [s for s in styles if s not in eval_styles]
@@ -140,8 +179,13 @@ def main():
         gi = by_style_g[s]
         gi = np.resize(gi, n_gallery)  # fixed shape for jit; duplicates are harmless
         qi = rng.choice(by_style_q[s], args.batch, replace=len(by_style_q[s]) < args.batch)
-        g = to_input(augment_gallery(rng, g_all[gi]))
-        q = to_input(augment_queries(rng, q_all[qi]))
+        g, q = g_all[gi], q_all[qi]
+        if args.kind == "small":
+            q = quarter_turned(rng, q)
+        if args.recolour:
+            g, q = recoloured(rng, g, q)
+        g = to_input(augment_gallery(rng, g))
+        q = to_input(augment_queries(rng, q))
         params, state, loss = step(params, state, g, gl[gi, 1], q, ql[qi, 1])
         if it % 200 == 0 or it == args.steps - 1:
             print(f"{clock} step {it:5d} loss {float(loss):.3f}", flush=True)

@@ -5,9 +5,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use tablelens_engine::{Catalogue, Kind, Unit};
 use tablelens_vision::perceive::identify::{crop, gallery_of};
-use tablelens_vision::perceive::{
-    embedder_fingerprint, Analyzer, Embedder, Gallery, PieceClass, EMBEDDER_ONNX,
-};
+use tablelens_vision::perceive::{embedder_fingerprint, Analyzer, Embedder, Gallery, PieceClass};
 use tablelens_vision::render::{all_faces, Renderer, SceneOptions};
 
 fn gallery(cat: &Catalogue, embedder: &Embedder) -> Gallery {
@@ -16,7 +14,7 @@ fn gallery(cat: &Catalogue, embedder: &Embedder) -> Gallery {
 
 fn bench(c: &mut Criterion) {
     let cat = Catalogue::bundled();
-    let embedder = Embedder::load(EMBEDDER_ONNX).expect("embedder");
+    let embedder = Embedder::builtin().expect("embedder");
     let g = gallery(&cat, &embedder);
     let analyzer = Analyzer::new(g.clone()).expect("analyzer");
     // A crowded table of 40 cards (the speed target's): a generated game, its columns
@@ -83,7 +81,7 @@ fn bench(c: &mut Criterion) {
                     &[unit[2], unit[3], unit[0], unit[1]],
                 ),
             ];
-            let e = embedder.embed(&crops).expect("embed");
+            let e = embedder.embed(PieceClass::Card, &crops).expect("embed");
             (
                 g.identify(PieceClass::Card, &e[0]),
                 g.identify(PieceClass::Card, &e[1]),

@@ -9,13 +9,13 @@
 use tablelens_engine::Catalogue;
 use tablelens_vision::perceive::eval::{report, score};
 use tablelens_vision::perceive::identify::gallery_of;
-use tablelens_vision::perceive::{embedder_fingerprint, Analyzer, Embedder, EMBEDDER_ONNX};
+use tablelens_vision::perceive::{embedder_fingerprint, Analyzer, Embedder};
 use tablelens_vision::render::{all_faces, Renderer, SceneOptions};
 
 #[test]
 fn the_vision_finds_and_names_cards_on_faces_it_never_trained_on() {
     let cat = Catalogue::bundled();
-    let embedder = Embedder::load(EMBEDDER_ONNX).expect("embedder");
+    let embedder = Embedder::builtin().expect("embedder");
     let faces = all_faces(&cat, 0);
     let gallery = gallery_of(&cat, &embedder, &embedder_fingerprint(), faces).expect("gallery");
     let analyzer = Analyzer::new(gallery).expect("analyzer");

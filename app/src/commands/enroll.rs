@@ -4,11 +4,11 @@ use crate::cli::EnrollArgs;
 use crate::error::CliError;
 use tablelens_engine::Catalogue;
 use tablelens_vision::perceive::identify::enroll;
-use tablelens_vision::perceive::{embedder_fingerprint, Embedder, VisionError, EMBEDDER_ONNX};
+use tablelens_vision::perceive::{embedder_fingerprint, Embedder, VisionError};
 
 /// Embeds every face picture and writes the gallery.
 pub fn run(catalogue: &Catalogue, args: &EnrollArgs) -> Result<(), CliError> {
-    let embedder = Embedder::load(EMBEDDER_ONNX).map_err(|e| CliError::Failure(e.to_string()))?;
+    let embedder = Embedder::builtin().map_err(|e| CliError::Failure(e.to_string()))?;
     let gallery = enroll(catalogue, &embedder, &embedder_fingerprint(), &args.faces).map_err(
         |e| match e {
             VisionError::Input(m) => CliError::BadInput(m),

@@ -12,9 +12,7 @@ use std::path::{Path, PathBuf};
 use tablelens_engine::catalogue::{CityOverride, Overrides};
 use tablelens_engine::{Catalogue, CityId, Kind};
 use tablelens_vision::perceive::identify::{class_of, crop, entries_of, face_crop};
-use tablelens_vision::perceive::{
-    embedder_fingerprint, Analysis, Embedder, Gallery, EMBEDDER_ONNX,
-};
+use tablelens_vision::perceive::{embedder_fingerprint, Analysis, Embedder, Gallery};
 use tablelens_vision::render::face;
 
 /// One piece to enrol.
@@ -189,7 +187,7 @@ impl Wizard {
                 thresholds: Default::default(),
             });
         if !captured.is_empty() {
-            let embedder = Embedder::load(EMBEDDER_ONNX).map_err(|e| e.to_string())?;
+            let embedder = Embedder::builtin().map_err(|e| e.to_string())?;
             let crops = captured
                 .iter()
                 .filter_map(|i| {

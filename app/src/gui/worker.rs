@@ -20,9 +20,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 use tablelens_engine::{Catalogue, Layout, Token};
 use tablelens_vision::perceive::identify::gallery_of;
-use tablelens_vision::perceive::{
-    embedder_fingerprint, Analysis, Analyzer, Embedder, Gallery, EMBEDDER_ONNX,
-};
+use tablelens_vision::perceive::{embedder_fingerprint, Analysis, Analyzer, Embedder, Gallery};
 use tablelens_vision::render::all_faces;
 
 /// What the window asks of the worker.
@@ -427,7 +425,7 @@ pub fn canonical_gallery(cat: &Catalogue, embedder: &Embedder) -> Result<Gallery
 }
 
 fn canonical_analyzer(cat: &Catalogue) -> Result<Analyzer, String> {
-    let embedder = Embedder::load(EMBEDDER_ONNX).map_err(|e| e.to_string())?;
+    let embedder = Embedder::builtin().map_err(|e| e.to_string())?;
     let gallery = canonical_gallery(cat, &embedder)?;
     Analyzer::new(gallery).map_err(|e| e.to_string())
 }

@@ -104,16 +104,19 @@ pub fn identify_cards(
     gallery: &Gallery,
 ) -> Result<Vec<Piece>, VisionError> {
     let mut crops = Vec::new();
+    let mut classes = Vec::new();
     let mut owners = Vec::new();
     for (i, d) in detections.iter().enumerate() {
+        classes.push(d.class);
         crops.push(crop(frame, d.class, &d.corners));
         owners.push((i, false));
         if d.class != PieceClass::Small {
+            classes.push(d.class);
             crops.push(crop(frame, d.class, &half_turn(&d.corners)));
             owners.push((i, true));
         }
     }
-    let embeddings = embedder.embed(&crops)?;
+    let embeddings = embedder.embed_classes(&classes, &crops)?;
     let mut best: Vec<Option<(bool, Identity)>> = vec![None; detections.len()];
     let mut similarities: Vec<Vec<(String, f32)>> = vec![Vec::new(); detections.len()];
     for ((i, turned), e) in owners.into_iter().zip(&embeddings) {
@@ -228,7 +231,8 @@ pub fn read_on_cards(
         .iter()
         .map(|b| crop(frame, b.class, &b.corners))
         .collect();
-    let embeddings = embedder.embed(&crops)?;
+    let classes: Vec<PieceClass> = extra.iter().map(|b| b.class).collect();
+    let embeddings = embedder.embed_classes(&classes, &crops)?;
     for (b, e) in extra.into_iter().zip(embeddings) {
         let Beside {
             class,

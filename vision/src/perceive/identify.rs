@@ -16,6 +16,8 @@ use tablelens_engine::{Catalogue, Kind};
 pub const CROP_W: u32 = 40;
 /// Crop height fed to the embedder.
 pub const CROP_H: u32 = 56;
+/// Default least lead over the runner-up for a token or marker.
+const SMALL_MARGIN: f32 = 0.03;
 /// Embedding length.
 pub const DIM: usize = 64;
 /// Share of a module card's width that shows beside its robot.
@@ -109,53 +111,99 @@ pub fn turned(square: &RgbImage, eighths: u8) -> RgbImage {
     rectify(square, &quad, w, h)
 }
 
-/// The embedder network.
+/// The embedder: two networks of the same shape, one for cards and module strips and one
+/// for tokens and markers, whose few round faces differ in a glyph or a colour and are told
+/// apart better by a network trained on them alone.
 #[derive(Debug)]
 pub struct Embedder {
-    net: Batched,
+    cards: Batched,
+    small: Batched,
 }
 
 impl Embedder {
-    /// Loads the embedder from ONNX bytes.
-    pub fn load(bytes: &[u8]) -> Result<Embedder, VisionError> {
+    /// Loads the embedder from the ONNX bytes of its card-and-strip network and of its
+    /// token-and-marker network.
+    pub fn load(cards: &[u8], small: &[u8]) -> Result<Embedder, VisionError> {
+        let input = [3, CROP_H as usize, CROP_W as usize];
         Ok(Embedder {
-            net: Batched::load(
-                "embedder",
-                bytes,
-                BATCH,
-                SMALL_BATCH,
-                [3, CROP_H as usize, CROP_W as usize],
-            )?,
+            cards: Batched::load("embedder", cards, BATCH, SMALL_BATCH, input)?,
+            small: Batched::load("token embedder", small, BATCH, SMALL_BATCH, input)?,
         })
     }
 
-    /// Embeds crops (each `CROP_W` x `CROP_H`) into unit vectors, on every core.
-    pub fn embed(&self, crops: &[RgbImage]) -> Result<Vec<[f32; DIM]>, VisionError> {
-        par::split(crops, BATCH / 2, |share| self.embed_here(share))
+    /// The embedder built into the binary.
+    pub fn builtin() -> Result<Embedder, VisionError> {
+        Embedder::load(super::EMBEDDER_ONNX, super::TOKEN_EMBEDDER_ONNX)
     }
 
-    /// Embeds crops on this thread.
-    fn embed_here(&self, crops: &[RgbImage]) -> Result<Vec<[f32; DIM]>, VisionError> {
-        let (rows, shape) = self
-            .net
-            .run_items(crops.len(), |i, buf| push_chw(buf, &crops[i]))?;
-        if !rows.is_empty() && shape != [DIM] {
-            return Err(VisionError::Model(format!(
-                "embedder output shape {shape:?}"
-            )));
-        }
-        Ok(rows
-            .iter()
-            .map(|row| {
-                let mut e = [0f32; DIM];
-                let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
-                for (o, x) in e.iter_mut().zip(row) {
-                    *o = x / norm;
-                }
-                e
-            })
-            .collect())
+    /// Embeds crops (each `CROP_W` x `CROP_H`) of pieces of one class into unit vectors, on
+    /// every core.
+    pub fn embed(
+        &self,
+        class: PieceClass,
+        crops: &[RgbImage],
+    ) -> Result<Vec<[f32; DIM]>, VisionError> {
+        let net = self.net(class);
+        par::split(crops, BATCH / 2, |share| embed_here(net, share))
     }
+
+    /// Embeds crops of pieces of several classes, `classes[i]` being the class of
+    /// `crops[i]`; the embeddings come back in the crops' order.
+    pub fn embed_classes(
+        &self,
+        classes: &[PieceClass],
+        crops: &[RgbImage],
+    ) -> Result<Vec<[f32; DIM]>, VisionError> {
+        let (small, other): (Vec<usize>, Vec<usize>) =
+            (0..crops.len()).partition(|&i| classes.get(i) == Some(&PieceClass::Small));
+        if small.is_empty() || other.is_empty() {
+            let class = if small.is_empty() {
+                PieceClass::Card
+            } else {
+                PieceClass::Small
+            };
+            return self.embed(class, crops);
+        }
+        let pick = |idx: &[usize]| idx.iter().map(|&i| crops[i].clone()).collect::<Vec<_>>();
+        let mut out = vec![[0f32; DIM]; crops.len()];
+        for (idx, class) in [(other, PieceClass::Card), (small, PieceClass::Small)] {
+            if idx.is_empty() {
+                continue;
+            }
+            for (i, e) in idx.iter().zip(self.embed(class, &pick(&idx))?) {
+                out[*i] = e;
+            }
+        }
+        Ok(out)
+    }
+
+    fn net(&self, class: PieceClass) -> &Batched {
+        match class {
+            PieceClass::Small => &self.small,
+            PieceClass::Card | PieceClass::Strip => &self.cards,
+        }
+    }
+}
+
+/// Embeds crops with one network on this thread.
+fn embed_here(net: &Batched, crops: &[RgbImage]) -> Result<Vec<[f32; DIM]>, VisionError> {
+    let (rows, shape) = net.run_items(crops.len(), |i, buf| push_chw(buf, &crops[i]))?;
+    if !rows.is_empty() && shape != [DIM] {
+        return Err(VisionError::Model(format!(
+            "embedder output shape {shape:?}"
+        )));
+    }
+    Ok(rows
+        .iter()
+        .map(|row| {
+            let mut e = [0f32; DIM];
+            let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
+            for (o, x) in e.iter_mut().zip(row) {
+                *o = x / norm;
+            }
+            e
+        })
+        .collect())
 }
 
 /// One enrolled picture.
@@ -206,8 +254,9 @@ pub struct Identity {
 /// best face, per class, and the least lead over the best other component. Below either the
 /// piece is unknown. A gallery file may carry its own; the defaults are calibrated on the
 /// embedder's held-out face styles (`models/train/calibrate_embedder.py`,
-/// `models/embedder.md`), where they name 97.9% of cards right and 0.2% wrong, and 89.2% of
-/// tokens and markers right and 2.5% wrong.
+/// `models/embedder.md`), where they name 97.9% of cards right and 0.2% wrong; the token
+/// margin on validation scenes (`models/token_embedder.md`), where it names 92.0% of the
+/// tokens and markers found right and 1.9% wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Thresholds {
@@ -224,8 +273,11 @@ pub struct Thresholds {
     /// Least similarity to a city's face for a card in the city row to be named that city
     /// by its place in the row's order ([`super::city_row`]).
     pub city_row: f32,
-    /// Least lead over the runner-up.
+    /// Least lead over the runner-up, for a card or strip.
     pub margin: f32,
+    /// Least lead over the runner-up, for a token or marker (the token embedder's own
+    /// calibration; absent in older files: the default).
+    pub small_margin: f32,
 }
 
 impl Default for Thresholds {
@@ -237,6 +289,7 @@ impl Default for Thresholds {
             small: 0.4,
             city_row: 0.2,
             margin: 0.04,
+            small_margin: SMALL_MARGIN,
         }
     }
 }
@@ -248,6 +301,14 @@ impl Thresholds {
             PieceClass::Card => self.card,
             PieceClass::Strip => self.strip,
             PieceClass::Small => self.small,
+        }
+    }
+
+    /// The lead over the runner-up a piece of this class needs to be named.
+    pub fn min_margin(&self, class: PieceClass) -> f32 {
+        match class {
+            PieceClass::Card | PieceClass::Strip => self.margin,
+            PieceClass::Small => self.small_margin,
         }
     }
 }
@@ -333,8 +394,9 @@ impl Gallery {
         };
         let margin = score - runner_up;
         Identity {
-            id: (score >= self.thresholds.min_score(class) && margin >= self.thresholds.margin)
-                .then(|| id.to_string()),
+            id: (score >= self.thresholds.min_score(class)
+                && margin >= self.thresholds.min_margin(class))
+            .then(|| id.to_string()),
             score,
             margin,
             best: id.to_string(),
@@ -445,7 +507,8 @@ pub fn entries_of(
         images.push(crop);
         labels.push((id, class, 0));
     }
-    let embeddings = embedder.embed(&images)?;
+    let classes: Vec<PieceClass> = labels.iter().map(|(_, class, _)| *class).collect();
+    let embeddings = embedder.embed_classes(&classes, &images)?;
     Ok(labels
         .into_iter()
         .zip(embeddings)
@@ -499,5 +562,88 @@ mod tests {
         let eighth = turned(&p, 1);
         assert!(mean_difference(&eighth, &p) > 10.0);
         assert!(mean_difference(&eighth, &image::imageops::rotate90(&p)) > 10.0);
+    }
+
+    fn axis(k: usize) -> Vec<f32> {
+        let mut v = vec![0.0; DIM];
+        v[k] = 1.0;
+        v
+    }
+
+    fn entry(id: &str, class: PieceClass, k: usize) -> GalleryEntry {
+        GalleryEntry {
+            id: id.to_string(),
+            class,
+            embedding: axis(k),
+            turn: 0,
+        }
+    }
+
+    #[test]
+    fn tokens_are_held_to_their_own_margin() {
+        let g = Gallery {
+            model: String::new(),
+            entries: vec![
+                entry("hornet", PieceClass::Card, 0),
+                entry("brute", PieceClass::Card, 1),
+                entry("token_plus1", PieceClass::Small, 0),
+                entry("token_plus2", PieceClass::Small, 1),
+            ],
+            thresholds: Thresholds {
+                margin: 0.04,
+                small_margin: 0.03,
+                ..Thresholds::default()
+            },
+        };
+        // Similar to the first face by 0.7 and to the second by 0.665: a lead of 0.035.
+        let mut e = [0f32; DIM];
+        e[0] = 0.7;
+        e[1] = 0.665;
+        let card = g.identify(PieceClass::Card, &e);
+        assert_eq!(card.id, None, "a card needs a lead of 0.04");
+        assert_eq!(card.best, "hornet");
+        let token = g.identify(PieceClass::Small, &e);
+        assert_eq!(token.id.as_deref(), Some("token_plus1"));
+        // Closer still, the token is too close to call as well.
+        e[1] = 0.68;
+        assert_eq!(g.identify(PieceClass::Small, &e).id, None);
+    }
+
+    #[test]
+    fn older_gallery_files_get_the_token_margin_by_default() {
+        let t: Thresholds = serde_json::from_str(r#"{"card": 0.6, "margin": 0.05}"#).unwrap();
+        assert_eq!(t.card, 0.6);
+        assert_eq!(t.min_margin(PieceClass::Card), 0.05);
+        assert_eq!(t.min_margin(PieceClass::Strip), 0.05);
+        assert_eq!(t.min_margin(PieceClass::Small), SMALL_MARGIN);
+    }
+
+    #[test]
+    fn tokens_go_to_the_token_network_and_come_back_in_order() {
+        let embedder = Embedder::builtin().unwrap();
+        let crops: Vec<RgbImage> = (0..5u32)
+            .map(|k| area_resize(&turned(&picture(), k as u8), CROP_W, CROP_H))
+            .collect();
+        let classes = [
+            PieceClass::Card,
+            PieceClass::Small,
+            PieceClass::Strip,
+            PieceClass::Small,
+            PieceClass::Card,
+        ];
+        let mixed = embedder.embed_classes(&classes, &crops).unwrap();
+        for (i, class) in classes.iter().enumerate() {
+            let alone = embedder.embed(*class, &crops[i..=i]).unwrap();
+            let gap: f32 = alone[0]
+                .iter()
+                .zip(&mixed[i])
+                .map(|(a, b)| (a - b).abs())
+                .sum();
+            assert!(gap < 1e-3, "crop {i}: {gap}");
+        }
+        // The two networks differ: the same crop as a card and as a token.
+        let as_card = embedder.embed(PieceClass::Card, &crops[1..2]).unwrap();
+        let cos: f32 = as_card[0].iter().zip(&mixed[1]).map(|(a, b)| a * b).sum();
+        assert!(cos < 0.999, "{cos}");
     }
 }

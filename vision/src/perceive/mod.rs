@@ -40,6 +40,8 @@ pub use tokens::TokenFinder;
 pub const DETECTOR_ONNX: &[u8] = include_bytes!("../../../models/detector.onnx");
 /// The embedder model, built into the binary.
 pub const EMBEDDER_ONNX: &[u8] = include_bytes!("../../../models/embedder.onnx");
+/// The token-and-marker embedder model, built into the binary.
+pub const TOKEN_EMBEDDER_ONNX: &[u8] = include_bytes!("../../../models/token_embedder.onnx");
 /// The corner refiner model, built into the binary.
 pub const REFINER_ONNX: &[u8] = include_bytes!("../../../models/refiner.onnx");
 /// The strip finder model, built into the binary.
@@ -47,12 +49,12 @@ pub const STRIPS_ONNX: &[u8] = include_bytes!("../../../models/strips.onnx");
 /// The token finder model, built into the binary.
 pub const TOKENS_ONNX: &[u8] = include_bytes!("../../../models/tokens.onnx");
 
-/// A short fingerprint of the built-in embedder, stored in galleries so that a gallery made
-/// by another embedder is refused rather than silently misread.
+/// A short fingerprint of the built-in embedder (both its networks), stored in galleries so
+/// that a gallery made by another embedder is refused rather than silently misread.
 pub fn embedder_fingerprint() -> String {
     // FNV-1a over the model bytes.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in EMBEDDER_ONNX {
+    for b in EMBEDDER_ONNX.iter().chain(TOKEN_EMBEDDER_ONNX) {
         h ^= u64::from(*b);
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
@@ -138,7 +140,7 @@ impl Analyzer {
         Ok(Analyzer {
             detector: Detector::load(DETECTOR_ONNX)?,
             refiner: Refiner::load(REFINER_ONNX)?,
-            embedder: Embedder::load(EMBEDDER_ONNX)?,
+            embedder: Embedder::builtin()?,
             tokens: TokenFinder::load(TOKENS_ONNX)?,
             strips: StripFinder::load(STRIPS_ONNX)?,
             gallery,
