@@ -22,13 +22,19 @@ from train_detector import focal
 H, W, STRIDE = 68, 48, 2
 GH, GW = H // STRIDE, W // STRIDE
 INPUT = (3, H, W)
-SPEC = [
-    nets.conv("t1", 3, 12, stride=2),
-    nets.conv("t2", 12, 12),
-    nets.conv("t3", 12, 12, dilation=2),
-    nets.conv("t4", 12, 12, dilation=4),
-    nets.conv("head", 12, 1, k=1, relu=False),
-]
+WIDTH = 16
+
+
+def spec(width=WIDTH):
+    """Four 3x3 convolutions of `width` channels (the first of stride 2, two dilated) and a
+    1x1 head."""
+    return [
+        nets.conv("t1", 3, width, stride=2),
+        nets.conv("t2", width, width),
+        nets.conv("t3", width, width, dilation=2),
+        nets.conv("t4", width, width, dilation=4),
+        nets.conv("head", width, 1, k=1, relu=False),
+    ]
 
 
 def targets(points):
@@ -54,17 +60,26 @@ def peaks(h, thr):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", required=True)
+    ap.add_argument("--data", required=True, nargs="+", help="one or more folders made by make_token_dataset")
+    ap.add_argument("--width", type=int, default=WIDTH, help="channels of each convolution")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "tokens.onnx"))
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    images = load_npy(args.data, "tok_images.npy")
-    points = load_json(args.data, "tok_points.json")
-    n = len(images)
-    n_hold = max(1, n // 10)
-    train_idx = np.arange(n - n_hold)
+    SPEC = spec(args.width)
+    # The last tenth of each folder's cards (its held-out scenes) is scored, never trained on.
+    images, points, train_idx, hold = [], [], [], []
+    for d in args.data:
+        im, pt = load_npy(d, "tok_images.npy"), load_json(d, "tok_points.json")
+        start, n_hold = sum(len(i) for i in images), max(1, len(im) // 10)
+        train_idx.extend(range(start, start + len(im) - n_hold))
+        hold.extend(range(start + len(im) - n_hold, start + len(im)))
+        images.append(im)
+        points.extend(pt)
+    images = np.concatenate(images)
+    n, n_hold = len(images), len(hold)
+    train_idx, hold = np.array(train_idx), np.array(hold)
     heat = np.stack([targets(p) for p in points])
     print(f"{n} cards, {sum(len(p) for p in points)} pieces on them; {n_hold} held out")
     params = nets.init_params(SPEC, jax.random.PRNGKey(args.seed))
@@ -75,7 +90,6 @@ def main():
                         gain=0.2, bias=15)
 
     fwd = jax.jit(lambda p, x: jax.nn.sigmoid(nets.forward(SPEC, p, x)))
-    hold = np.arange(n - n_hold, n)
     tp = fp = fn = 0
     for start in range(0, len(hold), 256):
         idx = hold[start:start + 256]

@@ -3,8 +3,11 @@
 //! the tokens and markers lying on it.
 //!
 //! ```sh
-//! cargo run --release -p tablelens-vision --example make_token_dataset -- DIR [SCENES] [TRAIN_STYLES]
+//! cargo run --release -p tablelens-vision --example make_token_dataset -- DIR [SCENES] [TRAIN_STYLES] [JITTER]
 //! ```
+//!
+//! Each card's corners are moved by up to JITTER hundredths of its width (default 4), as a
+//! detector's and refiner's corners err.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -27,7 +30,7 @@ fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let out = PathBuf::from(
         args.next()
-            .ok_or("usage: make_token_dataset DIR [SCENES] [TRAIN_STYLES]")?,
+            .ok_or("usage: make_token_dataset DIR [SCENES] [TRAIN_STYLES] [JITTER]")?,
     );
     let scenes: u64 = args
         .next()
@@ -37,6 +40,11 @@ fn run() -> Result<(), String> {
         .next()
         .map_or(Ok(40), |s| s.parse())
         .map_err(|_| "TRAIN_STYLES is not a number")?;
+    let jitter: f32 = args
+        .next()
+        .map_or(Ok(4.0), |s| s.parse())
+        .map_err(|_| "JITTER is not a number")?
+        / 100.0;
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let cat = Catalogue::bundled();
     let holdout = (scenes / 10).max(1);
@@ -56,7 +64,15 @@ fn run() -> Result<(), String> {
             for c in &scene.truth.cities {
                 let smalls: Vec<Corners> = c.markers.iter().filter_map(|m| m.corners).collect();
                 if let Some(k) = c.corners {
-                    push(&scene.image, &k, &smalls, &mut rng, &mut crops, &mut points);
+                    push(
+                        &scene.image,
+                        &k,
+                        &smalls,
+                        jitter,
+                        &mut rng,
+                        &mut crops,
+                        &mut points,
+                    );
                 }
                 for u in c.moloch.iter().chain(&c.outpost) {
                     if let Some(k) = u.corners {
@@ -64,6 +80,7 @@ fn run() -> Result<(), String> {
                             &scene.image,
                             &k,
                             &u.token_corners,
+                            jitter,
                             &mut rng,
                             &mut crops,
                             &mut points,
@@ -99,18 +116,19 @@ fn run() -> Result<(), String> {
     Ok(())
 }
 
-/// Rectifies one card (corners jittered as a detector's would be) and maps the centres of
-/// the pieces on it into the crop.
+/// Rectifies one card (each corner moved by up to `jitter` of its width, as a detector's
+/// would be) and maps the centres of the pieces on it into the crop.
 fn push(
     img: &image::RgbImage,
     card: &Corners,
     smalls: &[Corners],
+    jitter: f32,
     rng: &mut ChaCha8Rng,
     crops: &mut Vec<image::RgbImage>,
     points: &mut Vec<Vec<[f32; 2]>>,
 ) {
     let side = ((card[0][0] - card[1][0]).powi(2) + (card[0][1] - card[1][1]).powi(2)).sqrt();
-    let j = 0.04 * side;
+    let j = jitter * side;
     let mut k = *card;
     for p in k.iter_mut() {
         p[0] += rng.gen_range(-j..=j);
