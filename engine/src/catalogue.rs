@@ -396,8 +396,8 @@ impl Catalogue {
     pub fn component_ids(&self) -> Vec<String> {
         let mut ids: Vec<String> = self.cards.iter().map(|c| c.id.clone()).collect();
         for c in CityId::ALL {
-            ids.push(c.as_str().to_string());
-            ids.push(format!("{}_destroyed", c.as_str()));
+            ids.push(c.face_id(false));
+            ids.push(c.face_id(true));
         }
         for t in crate::ids::Token::ALL {
             ids.push(t.component_id().to_string());

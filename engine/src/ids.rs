@@ -214,6 +214,25 @@ impl CityId {
         CityId::ALL.into_iter().find(|c| c.as_str() == s)
     }
 
+    /// The component id of one of the city card's faces: `iron_gate`, or
+    /// `iron_gate_destroyed` for its destroyed side.
+    pub fn face_id(self, destroyed: bool) -> String {
+        if destroyed {
+            format!("{}_destroyed", self.as_str())
+        } else {
+            self.as_str().to_string()
+        }
+    }
+
+    /// The city and side a face's component id shows (the inverse of
+    /// [`CityId::face_id`]); `None` for anything but a city face.
+    pub fn parse_face(id: &str) -> Option<(CityId, bool)> {
+        match id.strip_suffix("_destroyed") {
+            Some(name) => CityId::parse(name).map(|c| (c, true)),
+            None => CityId::parse(id).map(|c| (c, false)),
+        }
+    }
+
     /// The next city towards New York.
     pub fn next(self) -> Option<CityId> {
         CityId::ALL.get(self.index() + 1).copied()
@@ -272,4 +291,29 @@ pub mod card {
         KASPAROV_MODULE,
         PATRIOT,
     ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn city_face_ids_read_back_as_their_city_and_side() {
+        for city in CityId::ALL {
+            for destroyed in [false, true] {
+                let id = city.face_id(destroyed);
+                assert_eq!(CityId::parse_face(&id), Some((city, destroyed)), "{id}");
+            }
+        }
+        assert_eq!(CityId::IronGate.face_id(true), "iron_gate_destroyed");
+        for other in [
+            "hornet",
+            "token_plus1",
+            "_destroyed",
+            "iron_gate_destroyed_destroyed",
+            "",
+        ] {
+            assert_eq!(CityId::parse_face(other), None, "{other}");
+        }
+    }
 }

@@ -85,11 +85,7 @@ fn written_scenes_are_identical_bit_for_bit_and_parse_as_layouts() {
 fn all_corners(l: &Layout) -> Vec<(String, Corners)> {
     let mut out = Vec::new();
     for c in &l.cities {
-        let id = if c.destroyed {
-            format!("{}_destroyed", c.id)
-        } else {
-            c.id.to_string()
-        };
+        let id = c.id.face_id(c.destroyed);
         out.push((id, c.corners.expect("city corners")));
         for m in &c.markers {
             out.push((m.kind.clone(), m.corners.expect("marker corners")));

@@ -211,11 +211,12 @@ pub fn component_name(cat: &Catalogue, lang: Lang, id: &str) -> String {
     if let Some(card) = cat.card(id) {
         return card.names.get(lang.code()).to_string();
     }
-    if let Some(city) = CityId::parse(id) {
-        return city_name(cat, lang, city);
-    }
-    if let Some(city) = id.strip_suffix("_destroyed").and_then(CityId::parse) {
-        return format!("{} ({})", city_name(cat, lang, city), tr(lang, "destroyed"));
+    match CityId::parse_face(id) {
+        Some((city, false)) => return city_name(cat, lang, city),
+        Some((city, true)) => {
+            return format!("{} ({})", city_name(cat, lang, city), tr(lang, "destroyed"))
+        }
+        None => {}
     }
     if let Some(t) = id.strip_prefix("token_") {
         let shown = match t {

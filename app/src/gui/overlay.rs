@@ -181,11 +181,7 @@ fn area(c: &Corners) -> f32 {
 }
 
 fn is_city(id: &str) -> bool {
-    CityId::parse(id).is_some()
-        || id
-            .strip_suffix("_destroyed")
-            .and_then(CityId::parse)
-            .is_some()
+    CityId::parse_face(id).is_some()
 }
 
 /// The colour of a piece: its side, gold for cities, blue for tokens, orange when unknown.

@@ -72,10 +72,7 @@ pub(crate) fn upright_card(x: f32, y: f32, id: Option<&str>, sims: &[(&str, f32)
 /// The city a card face id shows (`<city>` or `<city>_destroyed`), and whether it is the
 /// destroyed side.
 pub fn city_face(id: &str) -> Option<(CityId, bool)> {
-    match id.strip_suffix("_destroyed") {
-        Some(name) => CityId::parse(name).map(|c| (c, true)),
-        None => CityId::parse(id).map(|c| (c, false)),
-    }
+    CityId::parse_face(id)
 }
 
 /// Where a point lies beside a city card, if it lies in the city's column outside the card:

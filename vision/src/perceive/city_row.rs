@@ -92,11 +92,7 @@ pub fn read(pieces: &mut [Piece], bar: f32) {
                 let Some((s, destroyed)) = faces[k][city.index()] else {
                     continue;
                 };
-                let face = if destroyed {
-                    format!("{}_destroyed", city.as_str())
-                } else {
-                    city.as_str().to_string()
-                };
+                let face = city.face_id(destroyed);
                 if p.id.as_deref() != Some(face.as_str()) {
                     p.id = Some(face.clone());
                     p.similarity = s;

@@ -23,11 +23,7 @@ pub fn truth_pieces(truth: &Layout) -> Vec<TruthPiece> {
     let mut out = Vec::new();
     for c in &truth.cities {
         if let Some(k) = c.corners {
-            let id = if c.destroyed {
-                format!("{}_destroyed", c.id.as_str())
-            } else {
-                c.id.as_str().to_string()
-            };
+            let id = c.id.face_id(c.destroyed);
             out.push(TruthPiece {
                 class: PieceClass::Card,
                 id,

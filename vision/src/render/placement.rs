@@ -204,11 +204,7 @@ pub fn place(
             scale: 1.0,
         };
         let city_style = styles.card(r);
-        let id = if city.destroyed {
-            format!("{}_destroyed", city.id)
-        } else {
-            city.id.to_string()
-        };
+        let id = city.id.face_id(city.destroyed);
         cities.push(Placed {
             id,
             style: city_style,

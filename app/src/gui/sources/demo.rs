@@ -143,11 +143,7 @@ pub fn perfect_analysis(truth: &Layout) -> Analysis {
         }
     };
     for c in &truth.cities {
-        let id = if c.destroyed {
-            format!("{}_destroyed", c.id.as_str())
-        } else {
-            c.id.as_str().to_string()
-        };
+        let id = c.id.face_id(c.destroyed);
         named(PieceClass::Card, c.corners, &id);
         for m in &c.markers {
             named(PieceClass::Small, m.corners, &m.kind);

@@ -75,11 +75,10 @@ pub fn component<'a>(cat: &'a Catalogue, id: &str) -> Option<Component<'a>> {
     if let Some(c) = cat.card(id) {
         return Some(Component::Card(c));
     }
-    if let Some(c) = CityId::parse(id) {
-        return Some(Component::City(cat.city(c)));
-    }
-    if let Some(c) = id.strip_suffix("_destroyed").and_then(CityId::parse) {
-        return Some(Component::Destroyed(cat.city(c)));
+    match CityId::parse_face(id) {
+        Some((c, false)) => return Some(Component::City(cat.city(c))),
+        Some((c, true)) => return Some(Component::Destroyed(cat.city(c))),
+        None => {}
     }
     if let Some(t) = Token::ALL.into_iter().find(|t| t.component_id() == id) {
         return Some(Component::Token(t));
