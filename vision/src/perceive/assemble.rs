@@ -175,6 +175,7 @@ pub fn read_on_cards(
     strips: &StripFinder,
     gallery: &Gallery,
 ) -> Result<(), VisionError> {
+    let first_new = pieces.len();
     let named: Vec<&Piece> = pieces
         .iter()
         .filter(|p| p.class == PieceClass::Card && p.id.is_some())
@@ -260,7 +261,42 @@ pub fn read_on_cards(
             similarities: Vec::new(),
         });
     }
+    drop_repeats(pieces, first_new);
     Ok(())
+}
+
+/// Drops a token or marker found twice: where cards overlap, the crop of each card shows
+/// a piece lying over both. Of two tokens or markers (from `from` on) whose centres lie
+/// within half a piece's side of each other, the better one stays: named before unknown,
+/// then the more similar to its face.
+fn drop_repeats(pieces: &mut Vec<Piece>, from: usize) {
+    let small = |p: &Piece| p.class == PieceClass::Small;
+    let mut keep = vec![true; pieces.len()];
+    for i in from..pieces.len() {
+        if !small(&pieces[i]) {
+            continue;
+        }
+        for j in from..i {
+            if !keep[j] || !small(&pieces[j]) {
+                continue;
+            }
+            let (a, b) = (pieces[i].center(), pieces[j].center());
+            let side = (pieces[j].corners[1][0] - pieces[j].corners[0][0])
+                .hypot(pieces[j].corners[1][1] - pieces[j].corners[0][1]);
+            if (a[0] - b[0]).hypot(a[1] - b[1]) >= 0.5 * side {
+                continue;
+            }
+            let rank = |p: &Piece| (p.id.is_some(), p.similarity);
+            if rank(&pieces[i]) > rank(&pieces[j]) {
+                keep[j] = false;
+            } else {
+                keep[i] = false;
+                break;
+            }
+        }
+    }
+    let mut k = keep.into_iter();
+    pieces.retain(|_| k.next().unwrap_or(true));
 }
 
 /// A place on or beside a named card where a strip, token or marker may lie.
@@ -532,5 +568,55 @@ mod tests {
             assert!(small_fits(m, true), "{m}");
             assert!(!small_fits(m, false), "{m}");
         }
+    }
+
+    fn token(x: f32, y: f32, id: Option<&str>, similarity: f32) -> Piece {
+        let h = 9.0;
+        Piece {
+            class: PieceClass::Small,
+            corners: [
+                [x - h, y - h],
+                [x + h, y - h],
+                [x + h, y + h],
+                [x - h, y + h],
+            ],
+            score: 1.0,
+            id: id.map(str::to_string),
+            similarity,
+            best: id.unwrap_or("token_plus1").to_string(),
+            similarities: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_token_seen_on_two_overlapping_cards_is_kept_once() {
+        let card = upright_card(100.0, 100.0, Some("hornet"), &[("hornet", 0.9)]);
+        let mut pieces = vec![
+            card.clone(),
+            token(50.0, 50.0, None, 0.5),
+            // The same token seen again on another card, named this time.
+            token(52.0, 49.0, Some("token_plus2"), 0.7),
+            // Another token a whole side away.
+            token(70.0, 50.0, Some("token_plus1"), 0.6),
+            // Seen a third time, named but less alike.
+            token(51.0, 51.0, Some("token_plus2"), 0.65),
+        ];
+        drop_repeats(&mut pieces, 1);
+        let left: Vec<(f32, Option<&str>)> = pieces
+            .iter()
+            .map(|p| (p.center()[0], p.id.as_deref()))
+            .collect();
+        assert_eq!(
+            left,
+            vec![
+                (100.0, Some("hornet")),
+                (52.0, Some("token_plus2")),
+                (70.0, Some("token_plus1")),
+            ]
+        );
+        // Pieces before `from` are never touched, even when they coincide.
+        let mut twice = vec![card.clone(), card];
+        drop_repeats(&mut twice, 1);
+        assert_eq!(twice.len(), 2);
     }
 }
