@@ -570,22 +570,19 @@ mod tests {
         }
     }
 
+    /// A token 18 pixels wide centred at (x, y), named `id` (or unknown) with the given
+    /// similarity to its best face.
     fn token(x: f32, y: f32, id: Option<&str>, similarity: f32) -> Piece {
-        let h = 9.0;
-        Piece {
-            class: PieceClass::Small,
-            corners: [
-                [x - h, y - h],
-                [x + h, y - h],
-                [x + h, y + h],
-                [x - h, y + h],
-            ],
-            score: 1.0,
-            id: id.map(str::to_string),
-            similarity,
-            best: id.unwrap_or("token_plus1").to_string(),
-            similarities: Vec::new(),
-        }
+        let mut p = upright_card(x, y, id, &[(id.unwrap_or("token_plus1"), similarity)]);
+        p.class = PieceClass::Small;
+        p.corners = [
+            [x - 9.0, y - 9.0],
+            [x + 9.0, y - 9.0],
+            [x + 9.0, y + 9.0],
+            [x - 9.0, y + 9.0],
+        ];
+        p.similarities.clear();
+        p
     }
 
     #[test]
