@@ -143,36 +143,33 @@ impl Embedder {
         class: PieceClass,
         crops: &[RgbImage],
     ) -> Result<Vec<[f32; DIM]>, VisionError> {
+        let all: Vec<usize> = (0..crops.len()).collect();
         let net = self.net(class);
-        par::split(crops, BATCH / 2, |share| embed_here(net, share))
+        par::split(&all, BATCH / 2, |share| embed_here(net, crops, share))
     }
 
     /// Embeds crops of pieces of several classes, `classes[i]` being the class of
-    /// `crops[i]`; the embeddings come back in the crops' order.
+    /// `crops[i]`, on every core; the embeddings come back in the crops' order.
     pub fn embed_classes(
         &self,
         classes: &[PieceClass],
         crops: &[RgbImage],
     ) -> Result<Vec<[f32; DIM]>, VisionError> {
-        let (small, other): (Vec<usize>, Vec<usize>) =
-            (0..crops.len()).partition(|&i| classes.get(i) == Some(&PieceClass::Small));
-        if small.is_empty() || other.is_empty() {
-            let class = if small.is_empty() {
-                PieceClass::Card
-            } else {
-                PieceClass::Small
-            };
-            return self.embed(class, crops);
-        }
-        let pick = |idx: &[usize]| idx.iter().map(|&i| crops[i].clone()).collect::<Vec<_>>();
+        let class = |i: usize| classes.get(i).copied().unwrap_or(PieceClass::Card);
+        // Cards and strips first, then tokens and markers: the cores share the whole list,
+        // and each runs at most two networks on its share (a share of each network apiece
+        // would leave a core idle when one kind has few crops).
+        let mut order: Vec<usize> = (0..crops.len()).collect();
+        order.sort_by_key(|&i| class(i) == PieceClass::Small);
+        let embedded = par::split(&order, BATCH / 2, |share| {
+            let split = share.partition_point(|&i| class(i) != PieceClass::Small);
+            let mut out = embed_here(&self.cards, crops, &share[..split])?;
+            out.extend(embed_here(&self.small, crops, &share[split..])?);
+            Ok(out)
+        })?;
         let mut out = vec![[0f32; DIM]; crops.len()];
-        for (idx, class) in [(other, PieceClass::Card), (small, PieceClass::Small)] {
-            if idx.is_empty() {
-                continue;
-            }
-            for (i, e) in idx.iter().zip(self.embed(class, &pick(&idx))?) {
-                out[*i] = e;
-            }
+        for (i, e) in order.into_iter().zip(embedded) {
+            out[i] = e;
         }
         Ok(out)
     }
@@ -185,9 +182,13 @@ impl Embedder {
     }
 }
 
-/// Embeds crops with one network on this thread.
-fn embed_here(net: &Batched, crops: &[RgbImage]) -> Result<Vec<[f32; DIM]>, VisionError> {
-    let (rows, shape) = net.run_items(crops.len(), |i, buf| push_chw(buf, &crops[i]))?;
+/// Embeds the crops `which` with one network on this thread.
+fn embed_here(
+    net: &Batched,
+    crops: &[RgbImage],
+    which: &[usize],
+) -> Result<Vec<[f32; DIM]>, VisionError> {
+    let (rows, shape) = net.run_items(which.len(), |k, buf| push_chw(buf, &crops[which[k]]))?;
     if !rows.is_empty() && shape != [DIM] {
         return Err(VisionError::Model(format!(
             "embedder output shape {shape:?}"
