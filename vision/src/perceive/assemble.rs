@@ -69,12 +69,6 @@ pub(crate) fn upright_card(x: f32, y: f32, id: Option<&str>, sims: &[(&str, f32)
     }
 }
 
-/// The city a card face id shows (`<city>` or `<city>_destroyed`), and whether it is the
-/// destroyed side.
-pub fn city_face(id: &str) -> Option<(CityId, bool)> {
-    CityId::parse_face(id)
-}
-
 /// Where a point lies beside a city card, if it lies in the city's column outside the card:
 /// how far across (in card widths from the city's middle) and how far along (in card
 /// heights from its middle, positive towards the red edge, Moloch's side).
@@ -389,7 +383,7 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
         if p.class != PieceClass::Card {
             continue;
         }
-        let Some((city, destroyed)) = city_face(id) else {
+        let Some((city, destroyed)) = CityId::parse_face(id) else {
             continue;
         };
         match cities.iter_mut().find(|c| c.0 == city) {

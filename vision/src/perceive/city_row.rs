@@ -11,7 +11,7 @@
 //! that city reaches the gallery's `city_row` bar; the rest stay as identification left
 //! them, or unknown where their name broke the order.
 
-use super::assemble::{centre, city_face, Frame, Piece};
+use super::assemble::{centre, Frame, Piece};
 use super::PieceClass;
 use tablelens_engine::CityId;
 
@@ -24,7 +24,7 @@ fn dot(a: [f32; 2], b: [f32; 2]) -> f32 {
 fn best_face(p: &Piece, city: CityId) -> Option<(f32, bool)> {
     p.similarities
         .iter()
-        .filter_map(|(id, s)| match city_face(id) {
+        .filter_map(|(id, s)| match CityId::parse_face(id) {
             Some((c, destroyed)) if c == city => Some((*s, destroyed)),
             _ => None,
         })
@@ -35,7 +35,7 @@ fn best_face(p: &Piece, city: CityId) -> Option<(f32, bool)> {
 /// Cards with no city named at all are left alone: without one the row cannot be found.
 pub fn read(pieces: &mut [Piece], bar: f32) {
     let is_card = |p: &Piece| p.class == PieceClass::Card;
-    let named_city = |p: &Piece| p.id.as_deref().and_then(city_face).is_some();
+    let named_city = |p: &Piece| p.id.as_deref().and_then(CityId::parse_face).is_some();
     // The row's axis, from the surest named city.
     let Some(anchor) = pieces
         .iter()

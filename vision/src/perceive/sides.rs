@@ -8,13 +8,13 @@
 //! whose width it is least far from (within 1.2 widths), more than half a card from the
 //! city's middle. Cards elsewhere, and every city card, are left as they are.
 
-use super::assemble::{beside, centre, city_face, Frame, Piece};
+use super::assemble::{beside, centre, Frame, Piece};
 use super::identify::Gallery;
 use super::PieceClass;
-use tablelens_engine::{Catalogue, Side};
+use tablelens_engine::{Catalogue, CityId, Side};
 
 fn is_city(id: &str) -> bool {
-    city_face(id).is_some()
+    CityId::parse_face(id).is_some()
 }
 
 /// The side of the row a point lies on, seen from the city whose column it is in.
