@@ -22,10 +22,7 @@ use tablelens_vision::perceive::refine::WINDOW;
 use tablelens_vision::render::{Renderer, SceneOptions};
 
 fn main() {
-    if let Err(e) = run() {
-        eprintln!("make_refine_dataset: {e}");
-        std::process::exit(1);
-    }
+    common::main_of("make_refine_dataset", run);
 }
 
 fn run() -> Result<(), String> {
@@ -34,9 +31,9 @@ fn run() -> Result<(), String> {
         args.next()
             .ok_or("usage: make_refine_dataset DIR [SCENES] [TRAIN_STYLES] [WINDOWS_PER_CARD]")?,
     );
-    let scenes = number(args.next(), 300, "SCENES")?;
-    let styles = number(args.next(), 40, "TRAIN_STYLES")?;
-    let per_card = number(args.next(), 3, "WINDOWS_PER_CARD")? as usize;
+    let scenes: u64 = number(args.next(), 300, "SCENES")?;
+    let styles: u64 = number(args.next(), 40, "TRAIN_STYLES")?;
+    let per_card = number::<u64>(args.next(), 3, "WINDOWS_PER_CARD")? as usize;
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let cat = Catalogue::bundled();
     let holdout = (scenes / 10).max(1);

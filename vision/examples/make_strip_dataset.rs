@@ -25,10 +25,7 @@ use tablelens_vision::perceive::{par, Detector, PieceClass, Refiner, DETECTOR_ON
 use tablelens_vision::render::{Renderer, SceneOptions};
 
 fn main() {
-    if let Err(e) = run() {
-        eprintln!("make_strip_dataset: {e}");
-        std::process::exit(1);
-    }
+    common::main_of("make_strip_dataset", run);
 }
 
 fn run() -> Result<(), String> {
@@ -37,8 +34,8 @@ fn run() -> Result<(), String> {
         args.next()
             .ok_or("usage: make_strip_dataset DIR [SCENES] [TRAIN_STYLES]")?,
     );
-    let scenes = number(args.next(), 400, "SCENES")?;
-    let styles = number(args.next(), 40, "TRAIN_STYLES")?;
+    let scenes: u64 = number(args.next(), 400, "SCENES")?;
+    let styles: u64 = number(args.next(), 40, "TRAIN_STYLES")?;
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let cat = Catalogue::bundled();
     let holdout = (scenes / 10).max(1);

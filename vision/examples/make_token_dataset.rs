@@ -19,11 +19,12 @@ use tablelens_vision::perceive::resample::{rectify, unit_square_to_quad};
 use tablelens_vision::perceive::tokens::{CARD_CROP_H, CARD_CROP_W};
 use tablelens_vision::render::{Renderer, SceneOptions, HELD_OUT_STYLES_FROM};
 
+mod common;
+
+use common::number;
+
 fn main() {
-    if let Err(e) = run() {
-        eprintln!("make_token_dataset: {e}");
-        std::process::exit(1);
-    }
+    common::main_of("make_token_dataset", run);
 }
 
 fn run() -> Result<(), String> {
@@ -32,19 +33,9 @@ fn run() -> Result<(), String> {
         args.next()
             .ok_or("usage: make_token_dataset DIR [SCENES] [TRAIN_STYLES] [JITTER]")?,
     );
-    let scenes: u64 = args
-        .next()
-        .map_or(Ok(300), |s| s.parse())
-        .map_err(|_| "SCENES is not a number")?;
-    let styles: u64 = args
-        .next()
-        .map_or(Ok(40), |s| s.parse())
-        .map_err(|_| "TRAIN_STYLES is not a number")?;
-    let jitter: f32 = args
-        .next()
-        .map_or(Ok(4.0), |s| s.parse())
-        .map_err(|_| "JITTER is not a number")?
-        / 100.0;
+    let scenes: u64 = number(args.next(), 300, "SCENES")?;
+    let styles: u64 = number(args.next(), 40, "TRAIN_STYLES")?;
+    let jitter = number::<f32>(args.next(), 4.0, "JITTER")? / 100.0;
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let cat = Catalogue::bundled();
     let holdout = (scenes / 10).max(1);

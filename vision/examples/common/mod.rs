@@ -1,12 +1,26 @@
-//! What the training-data examples share: reading numeric arguments, and moving true card
-//! corners as a network upstream gets them wrong.
+//! What the training-data examples share: running and reporting failure, reading numeric
+//! arguments, and moving true card corners as a network upstream gets them wrong. Not every
+//! example uses every part.
+#![allow(dead_code)]
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use tablelens_engine::Corners;
 
+/// Runs an example's body; on failure prints `name: error` and exits with status 1.
+pub fn main_of(name: &str, run: fn() -> Result<(), String>) {
+    if let Err(e) = run() {
+        eprintln!("{name}: {e}");
+        std::process::exit(1);
+    }
+}
+
 /// A numeric argument, or its default when absent.
-pub fn number(arg: Option<String>, default: u64, name: &str) -> Result<u64, String> {
+pub fn number<T: std::str::FromStr>(
+    arg: Option<String>,
+    default: T,
+    name: &str,
+) -> Result<T, String> {
     arg.map_or(Ok(default), |s| s.parse())
         .map_err(|_| format!("{name} is not a number"))
 }
