@@ -70,3 +70,55 @@ def fit(spec, params, loss, images, targets, train_idx, *, steps, batch, seed, p
         if it % log_every == 0 or it == steps - 1:
             print(f"{clock} step {it:5d} loss {float(value):.4f}", flush=True)
     return params, clock
+
+
+def corner_net_args(model_file):
+    """The command line of a corner network's training script (refiner, strip finder)."""
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", model_file))
+    ap.add_argument("--steps", type=int, default=4000)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--seed", type=int, default=0)
+    return ap.parse_args()
+
+
+def fit_corner_net(args, spec, input_shape, prefix, name):
+    """Trains a corner network (a window -> 8 corner numbers) as the refiner and the strip
+    finder are trained: windows `<prefix>_images.npy` and targets `<prefix>_targets.npy` from
+    `args.data`, whose last `<prefix>_holdout.json` windows are held out; L1 on the corners.
+    Returns the parameters, the clock, and the held-out targets with the network's
+    predictions for them."""
+    import jax
+    import jax.numpy as jnp
+
+    import nets
+
+    images = load_npy(args.data, f"{prefix}_images.npy")
+    targets = load_npy(args.data, f"{prefix}_targets.npy").astype(np.float32)
+    n = len(images)
+    n_hold = int(load_json(args.data, f"{prefix}_holdout.json"))
+    train_idx = np.arange(n - n_hold)
+    hold = np.arange(n - n_hold, n)
+    print(f"{n} windows; {n_hold} held out")
+    params = nets.init_params(spec, jax.random.PRNGKey(args.seed))
+    print(f"{name}: {nets.param_count(params)} parameters, {nets.macs(spec, input_shape) / 1e6:.1f} M MACs per window")
+    params, clock = fit(spec, params, lambda out, t: jnp.abs(out - t).mean(), images, targets,
+                        train_idx, steps=args.steps, batch=args.batch, seed=args.seed,
+                        peak_lr=2e-3, warmup=200, end_lr=2e-5, gain=0.3, bias=25)
+    fwd = jax.jit(lambda p, x: nets.forward(spec, p, x))
+    pred = np.concatenate([np.asarray(fwd(params, to_input(images[hold[s:s + 256]])))
+                           for s in range(0, len(hold), 256)])
+    return params, clock, targets[hold], pred
+
+
+def export_with_metrics(spec, params, input_shape, out, doc, metrics):
+    """Writes the ONNX file and, beside it, `<name>.metrics.json`."""
+    import nets
+
+    nets.export_onnx(spec, params, input_shape, out, doc)
+    with open(os.path.splitext(out)[0] + ".metrics.json", "w") as f:
+        json.dump(metrics, f, indent=1)
+    print(f"wrote {out}")

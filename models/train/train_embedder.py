@@ -51,19 +51,25 @@ def augment_gallery(rng, g):
     return g.astype(np.uint8)
 
 
+def quarter_turn(img, k):
+    """A token's or marker's crop turned by `k` quarter turns: squared, turned, stretched
+    back to the crop's shape (as tablelens enrols them, `identify.rs`)."""
+    from PIL import Image
+
+    h, w = img.shape[:2]
+    square = np.asarray(Image.fromarray(img).resize((w, w), Image.BOX))
+    t = np.ascontiguousarray(np.rot90(square, k))
+    return np.asarray(Image.fromarray(t).resize((w, h), Image.BOX))
+
+
 def with_turned_tokens(g_all, gl, kinds):
     """The gallery plus every token's and marker's face at three more quarter turns, as
     tablelens enrols them (`identify.rs`: squared, turned, stretched back to the crop)."""
-    from PIL import Image
-
     small = np.where(kinds[gl[:, 1]] == 2)[0]
-    h, w = g_all.shape[1:3]
     turned, labels = [], []
     for i in small:
-        square = Image.fromarray(g_all[i]).resize((w, w), Image.BOX)
         for k in (1, 2, 3):
-            t = np.rot90(np.asarray(square), k)
-            turned.append(np.asarray(Image.fromarray(np.ascontiguousarray(t)).resize((w, h), Image.BOX)))
+            turned.append(quarter_turn(g_all[i], k))
             labels.append(gl[i])
     if not turned:
         return g_all, gl
@@ -71,17 +77,12 @@ def with_turned_tokens(g_all, gl, kinds):
 
 
 def quarter_turned(rng, q):
-    """Each crop of a token or marker at a random quarter turn (squared, turned, stretched
-    back, as `with_turned_tokens` turns the faces): a round piece lies at any angle."""
-    from PIL import Image
-
-    h, w = q.shape[1:3]
+    """Each crop of a token or marker at a random quarter turn, as `with_turned_tokens`
+    turns the faces: a round piece lies at any angle."""
     out = q.copy()
     for i, k in enumerate(rng.integers(0, 4, len(q))):
         if k:
-            square = np.asarray(Image.fromarray(q[i]).resize((w, w), Image.BOX))
-            t = np.ascontiguousarray(np.rot90(square, k))
-            out[i] = np.asarray(Image.fromarray(t).resize((w, h), Image.BOX))
+            out[i] = quarter_turn(q[i], k)
     return out
 
 

@@ -10,16 +10,10 @@ Data (written by `cargo run --release -p tablelens-vision --example make_refine_
 """
 from __future__ import annotations
 
-import argparse
-import json
-import os
-
-import jax
-import jax.numpy as jnp
 import numpy as np
 
 import nets
-from common import fit, load_json, load_npy, to_input
+from common import corner_net_args, export_with_metrics, fit_corner_net
 
 H, W = 64, 48
 INPUT = (3, H, W)
@@ -43,31 +37,11 @@ def card_side_error(pred, target):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--data", required=True)
-    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "refiner.onnx"))
-    ap.add_argument("--steps", type=int, default=4000)
-    ap.add_argument("--batch", type=int, default=64)
-    ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args()
-    images = load_npy(args.data, "ref_images.npy")
-    targets = load_npy(args.data, "ref_targets.npy").astype(np.float32)
-    n = len(images)
-    n_hold = int(load_json(args.data, "ref_holdout.json"))
-    train_idx = np.arange(n - n_hold)
-    hold = np.arange(n - n_hold, n)
-    print(f"{n} windows; {n_hold} held out")
-    params = nets.init_params(SPEC, jax.random.PRNGKey(args.seed))
-    print(f"refiner: {nets.param_count(params)} parameters, {nets.macs(SPEC, INPUT) / 1e6:.1f} M MACs per window")
-    params, clock = fit(SPEC, params, lambda out, t: jnp.abs(out - t).mean(), images, targets,
-                        train_idx, steps=args.steps, batch=args.batch, seed=args.seed,
-                        peak_lr=2e-3, warmup=200, end_lr=2e-5, gain=0.3, bias=25)
-
-    fwd = jax.jit(lambda p, x: nets.forward(SPEC, p, x))
-    pred = np.concatenate([np.asarray(fwd(params, to_input(images[hold[s:s + 256]])))
-                           for s in range(0, len(hold), 256)])
-    before = card_side_error(np.zeros_like(targets[hold]), targets[hold])
-    after = card_side_error(pred, targets[hold])
+    args = corner_net_args("refiner.onnx")
+    params, clock, truth, pred = fit_corner_net(args, SPEC, INPUT, "ref", "refiner")
+    n_hold = len(truth)
+    before = card_side_error(np.zeros_like(truth), truth)
+    after = card_side_error(pred, truth)
     m = {"heldout_windows": int(n_hold),
          "heldout_median_error_before": float(np.median(before)),
          "heldout_median_error_after": float(np.median(after)),
@@ -76,11 +50,8 @@ def main():
          "train_seconds": round(float(str(clock).strip()[:-1]))}
     print(f"held out: corner error (share of the card) median {m['heldout_median_error_before']:.4f} -> "
           f"{m['heldout_median_error_after']:.4f}, p90 {m['heldout_p90_error_after']:.4f}")
-    nets.export_onnx(SPEC, params, INPUT, args.out,
-                     f"tablelens corner refiner; held-out median error {m['heldout_median_error_after']:.4f}")
-    with open(os.path.splitext(args.out)[0] + ".metrics.json", "w") as f:
-        json.dump(m, f, indent=1)
-    print(f"wrote {args.out}")
+    export_with_metrics(SPEC, params, INPUT, args.out,
+                        f"tablelens corner refiner; held-out median error {m['heldout_median_error_after']:.4f}", m)
 
 
 if __name__ == "__main__":

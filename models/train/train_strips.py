@@ -10,16 +10,10 @@ Data (written by `cargo run --release -p tablelens-vision --example make_strip_d
 """
 from __future__ import annotations
 
-import argparse
-import json
-import os
-
-import jax
-import jax.numpy as jnp
 import numpy as np
 
 import nets
-from common import fit, load_json, load_npy, to_input
+from common import corner_net_args, export_with_metrics, fit_corner_net
 
 H, W = 64, 64
 INPUT = (3, H, W)
@@ -48,31 +42,11 @@ def errors(pred, target):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--data", required=True)
-    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "strips.onnx"))
-    ap.add_argument("--steps", type=int, default=4000)
-    ap.add_argument("--batch", type=int, default=64)
-    ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args()
-    images = load_npy(args.data, "strip_images.npy")
-    targets = load_npy(args.data, "strip_targets.npy").astype(np.float32)
-    n = len(images)
-    n_hold = int(load_json(args.data, "strip_holdout.json"))
-    train_idx = np.arange(n - n_hold)
-    hold = np.arange(n - n_hold, n)
-    print(f"{n} windows; {n_hold} held out")
-    params = nets.init_params(SPEC, jax.random.PRNGKey(args.seed))
-    print(f"strip finder: {nets.param_count(params)} parameters, {nets.macs(SPEC, INPUT) / 1e6:.1f} M MACs per window")
-    params, clock = fit(SPEC, params, lambda out, t: jnp.abs(out - t).mean(), images, targets,
-                        train_idx, steps=args.steps, batch=args.batch, seed=args.seed,
-                        peak_lr=2e-3, warmup=200, end_lr=2e-5, gain=0.3, bias=25)
-
-    fwd = jax.jit(lambda p, x: nets.forward(SPEC, p, x))
-    pred = np.concatenate([np.asarray(fwd(params, to_input(images[hold[s:s + 256]])))
-                           for s in range(0, len(hold), 256)])
-    b_in, b_out, b_down = errors(np.zeros_like(targets[hold]), targets[hold])
-    a_in, a_out, a_down = errors(pred, targets[hold])
+    args = corner_net_args("strips.onnx")
+    params, clock, truth, pred = fit_corner_net(args, SPEC, INPUT, "strip", "strip finder")
+    n_hold = len(truth)
+    b_in, b_out, b_down = errors(np.zeros_like(truth), truth)
+    a_in, a_out, a_down = errors(pred, truth)
     m = {"heldout_windows": int(n_hold),
          "heldout_median_inner_error_before": float(np.median(b_in)),
          "heldout_median_inner_error_after": float(np.median(a_in)),
@@ -88,11 +62,8 @@ def main():
           f" (p90 {m['heldout_p90_inner_error_after']:.4f})")
     print(f"  outer edge across {m['heldout_median_outer_error_before']:.4f} -> {m['heldout_median_outer_error_after']:.4f}")
     print(f"  down              {m['heldout_median_down_error_before']:.4f} -> {m['heldout_median_down_error_after']:.4f}")
-    nets.export_onnx(SPEC, params, INPUT, args.out,
-                     f"tablelens strip finder; held-out median inner-edge error {m['heldout_median_inner_error_after']:.4f}")
-    with open(os.path.splitext(args.out)[0] + ".metrics.json", "w") as f:
-        json.dump(m, f, indent=1)
-    print(f"wrote {args.out}")
+    export_with_metrics(SPEC, params, INPUT, args.out,
+                        f"tablelens strip finder; held-out median inner-edge error {m['heldout_median_inner_error_after']:.4f}", m)
 
 
 if __name__ == "__main__":
