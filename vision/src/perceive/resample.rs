@@ -1,7 +1,7 @@
 //! Image resampling shared by inference and the training-data exporter, so that both see
 //! exactly the same pixels: an area-average resize and a quadrilateral rectifier.
 
-use image::{Rgb, RgbImage};
+use image::RgbImage;
 
 /// Resizes by averaging each output pixel's footprint (a box filter), which is the right
 /// filter for the large reductions here (1920 to 512 wide). Source pixels the footprint
@@ -163,24 +163,67 @@ pub fn apply(m: &[[f64; 3]; 3], u: f64, v: f64) -> (f64, f64) {
 
 /// Cuts the quadrilateral `quad` (image points, clockwise from the piece's top-left) out
 /// of `src` into an upright `w` x `h` image, averaging 2x2 samples per output pixel.
+///
+/// Every sample is [`apply`] of the transform then [`bilinear`], worked out with the same
+/// arithmetic in the same order (the products of a row's and a column's coordinate are
+/// taken once, not once a sample), so the crop is exactly what those two give.
 pub fn rectify(src: &RgbImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> RgbImage {
     let mut out = RgbImage::new(w, h);
     let Some(m) = unit_square_to_quad(quad) else {
         return out;
     };
-    for y in 0..h {
-        for x in 0..w {
+    let (sw, sh) = src.dimensions();
+    if sw == 0 || sh == 0 {
+        return out;
+    }
+    const OFFSETS: [f64; 2] = [0.25, 0.75];
+    // Each sample column's and row's products with the transform.
+    let columns: Vec<[f64; 3]> = (0..w)
+        .flat_map(|x| OFFSETS.map(|o| (f64::from(x) + o) / f64::from(w)))
+        .map(|u| [m[0][0] * u, m[1][0] * u, m[2][0] * u])
+        .collect();
+    let rows: Vec<[f64; 3]> = (0..h)
+        .flat_map(|y| OFFSETS.map(|o| (f64::from(y) + o) / f64::from(h)))
+        .map(|v| [m[0][1] * v, m[1][1] * v, m[2][1] * v])
+        .collect();
+    let raw = src.as_raw();
+    let stride = sw as usize * 3;
+    let (xmax, ymax) = ((sw - 1) as f32, (sh - 1) as f32);
+    let sample = |c: &[f64; 3], r: &[f64; 3]| -> [f32; 3] {
+        let wz = c[2] + r[2] + m[2][2];
+        let wz = if wz.abs() < 1e-12 { 1e-12 } else { wz };
+        let sx = (c[0] + r[0] + m[0][2]) / wz;
+        let sy = (c[1] + r[1] + m[1][2]) / wz;
+        let x = (sx as f32 - 0.5).clamp(0.0, xmax);
+        let y = (sy as f32 - 0.5).clamp(0.0, ymax);
+        let x0 = x.floor() as u32;
+        let y0 = y.floor() as u32;
+        let x1 = (x0 + 1).min(sw - 1);
+        let y1 = (y0 + 1).min(sh - 1);
+        let fx = x - x0 as f32;
+        let fy = y - y0 as f32;
+        let at = |xx: u32, yy: u32| yy as usize * stride + xx as usize * 3;
+        let (a, b, cc, d) = (at(x0, y0), at(x1, y0), at(x0, y1), at(x1, y1));
+        let mut p = [0f32; 3];
+        for i in 0..3 {
+            let top = f32::from(raw[a + i]) * (1.0 - fx) + f32::from(raw[b + i]) * fx;
+            let bot = f32::from(raw[cc + i]) * (1.0 - fx) + f32::from(raw[d + i]) * fx;
+            p[i] = top * (1.0 - fy) + bot * fy;
+        }
+        p
+    };
+    for (y, px_row) in out.chunks_exact_mut(w as usize * 3).enumerate() {
+        let (r0, r1) = (&rows[2 * y], &rows[2 * y + 1]);
+        for (x, px) in px_row.chunks_exact_mut(3).enumerate() {
+            let (c0, c1) = (&columns[2 * x], &columns[2 * x + 1]);
             let mut acc = [0f32; 3];
-            for (ox, oy) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
-                let u = (f64::from(x) + ox) / f64::from(w);
-                let v = (f64::from(y) + oy) / f64::from(h);
-                let (sx, sy) = apply(&m, u, v);
-                let p = bilinear(src, sx as f32 - 0.5, sy as f32 - 0.5);
-                for c in 0..3 {
-                    acc[c] += p[c] * 0.25;
+            for (c, r) in [(c0, r0), (c1, r0), (c0, r1), (c1, r1)] {
+                let p = sample(c, r);
+                for k in 0..3 {
+                    acc[k] += p[k] * 0.25;
                 }
             }
-            out.put_pixel(x, y, Rgb([q(acc[0]), q(acc[1]), q(acc[2])]));
+            px.copy_from_slice(&[q(acc[0]), q(acc[1]), q(acc[2])]);
         }
     }
     out
@@ -189,6 +232,64 @@ pub fn rectify(src: &RgbImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> RgbImage
 #[cfg(test)]
 mod tests {
     use super::*;
+    use image::Rgb;
+
+    /// `rectify` the plain way: each sample through `apply` and `bilinear`.
+    fn rectify_by_samples(src: &RgbImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> RgbImage {
+        let mut out = RgbImage::new(w, h);
+        let Some(m) = unit_square_to_quad(quad) else {
+            return out;
+        };
+        for y in 0..h {
+            for x in 0..w {
+                let mut acc = [0f32; 3];
+                for (ox, oy) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
+                    let u = (f64::from(x) + ox) / f64::from(w);
+                    let v = (f64::from(y) + oy) / f64::from(h);
+                    let (sx, sy) = apply(&m, u, v);
+                    let p = bilinear(src, sx as f32 - 0.5, sy as f32 - 0.5);
+                    for c in 0..3 {
+                        acc[c] += p[c] * 0.25;
+                    }
+                }
+                out.put_pixel(x, y, Rgb([q(acc[0]), q(acc[1]), q(acc[2])]));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn rectify_is_exactly_apply_then_bilinear() {
+        let img = RgbImage::from_fn(211, 157, |x, y| {
+            let n = (x.wrapping_mul(2_654_435_761) ^ y.wrapping_mul(40_503)) % 251;
+            Rgb([
+                ((x * 5 + y * 3) % 256) as u8,
+                n as u8,
+                ((x ^ y) % 256) as u8,
+            ])
+        });
+        let quads = [
+            // Tilted, in perspective, partly off the picture, and a tiny one.
+            [[30.5, 20.25], [120.0, 35.0], [110.7, 150.2], [15.0, 131.0]],
+            [[-20.0, -10.0], [90.0, 5.0], [80.0, 120.0], [-30.0, 100.0]],
+            [
+                [200.0, 150.0],
+                [260.0, 150.0],
+                [260.0, 230.0],
+                [200.0, 230.0],
+            ],
+            [[50.0, 50.0], [52.0, 50.5], [51.5, 53.0], [49.5, 52.5]],
+        ];
+        for quad in quads {
+            for (w, h) in [(40, 56), (48, 64), (7, 3)] {
+                assert_eq!(
+                    rectify(&img, &quad, w, h),
+                    rectify_by_samples(&img, &quad, w, h),
+                    "{quad:?} at {w}x{h}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn area_resize_keeps_flat_colour_and_halves_a_checker() {
