@@ -18,6 +18,9 @@ pub const CROP_W: u32 = 40;
 pub const CROP_H: u32 = 56;
 /// Default least lead over the runner-up for a token or marker.
 const SMALL_MARGIN: f32 = 0.03;
+/// Default least similarity of a card named on a second look (chosen on validation scenes:
+/// `vision/src/perceive/second_look.rs`).
+const SECOND_LOOK: f32 = 0.6;
 /// Embedding length.
 pub const DIM: usize = 64;
 /// Share of a module card's width that shows beside its robot.
@@ -279,6 +282,9 @@ pub struct Thresholds {
     /// Least lead over the runner-up, for a token or marker (the token embedder's own
     /// calibration; absent in older files: the default).
     pub small_margin: f32,
+    /// Least similarity of a card named on a second look, from crops with its edges moved
+    /// ([`super::second_look`]); absent in older files: the default.
+    pub second_look: f32,
 }
 
 impl Default for Thresholds {
@@ -291,6 +297,7 @@ impl Default for Thresholds {
             city_row: 0.2,
             margin: 0.04,
             small_margin: SMALL_MARGIN,
+            second_look: SECOND_LOOK,
         }
     }
 }
@@ -617,6 +624,7 @@ mod tests {
         assert_eq!(t.min_margin(PieceClass::Card), 0.05);
         assert_eq!(t.min_margin(PieceClass::Strip), 0.05);
         assert_eq!(t.min_margin(PieceClass::Small), SMALL_MARGIN);
+        assert_eq!(t.second_look, SECOND_LOOK);
     }
 
     #[test]

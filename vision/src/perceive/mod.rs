@@ -3,7 +3,8 @@
 //! The pipeline, one module a stage: [`detect`] finds every card with its corners (an ONNX
 //! detector run by tract, [`nn`]) and [`refine`] brings them to the card's edges;
 //! [`identify`] crops each card ([`resample`]), embeds it (an ONNX embedder) and names it by
-//! its nearest face in the player's gallery; [`city_row`] names the city cards by their
+//! its nearest face in the player's gallery, and [`second_look`] crops the cards it could
+//! not name again with their short edges moved; [`city_row`] names the city cards by their
 //! order in the row and [`sides`] the units among their side's faces; [`tokens`] and
 //! [`assemble`] read the tokens, markers and module strips on and beside each named card,
 //! and [`assemble`] rebuilds the layout of CONTRACT.md from where the named pieces lie.
@@ -21,6 +22,7 @@ pub mod peaks;
 pub mod quad_window;
 pub mod refine;
 pub mod resample;
+pub mod second_look;
 pub mod sides;
 pub mod strips;
 pub mod tokens;
@@ -189,6 +191,7 @@ impl Analyzer {
         let tr = Instant::now();
         let mut pieces =
             assemble::identify_cards(frame, &detections, &self.embedder, &self.gallery)?;
+        second_look::look_again(frame, &mut pieces, &self.embedder, &self.gallery)?;
         city_row::read(&mut pieces, self.gallery.thresholds.city_row);
         sides::read(catalogue, &self.gallery, &mut pieces);
         // A faint detection that nothing could name, even by its place, is most likely not

@@ -78,16 +78,28 @@ pub fn one_per_card(mut detections: Vec<Detection>) -> Vec<Detection> {
     let mut kept: Vec<Detection> = Vec::with_capacity(detections.len());
     for d in detections {
         let duplicate = d.class == PieceClass::Card
-            && kept.iter().any(|k| {
-                let (a, b) = (k.center(), d.center());
-                let gap = ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt();
-                k.class == PieceClass::Card && gap < size(&k.corners) / 4.0 / 3.0
-            });
+            && kept
+                .iter()
+                .any(|k| k.class == PieceClass::Card && same_card(&k.corners, &d.corners));
         if !duplicate {
             kept.push(d);
         }
     }
     kept
+}
+
+/// Whether two card quads are one card seen twice: their centres lie within a third of a
+/// card (of the first quad's mean side) of each other.
+pub fn same_card(kept: &Quad, other: &Quad) -> bool {
+    let centre = |q: &Quad| {
+        [
+            q.iter().map(|p| p[0]).sum::<f32>() / 4.0,
+            q.iter().map(|p| p[1]).sum::<f32>() / 4.0,
+        ]
+    };
+    let (a, b) = (centre(kept), centre(other));
+    let gap = ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt();
+    gap < size(kept) / 4.0 / 3.0
 }
 
 /// The perimeter of a quad.
