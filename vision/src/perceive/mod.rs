@@ -5,7 +5,8 @@
 //! [`identify`] crops each card ([`resample`]), embeds it (an ONNX embedder) and names it by
 //! its nearest face in the player's gallery, and [`second_look`] crops the cards it could
 //! not name again with their short edges moved; [`city_row`] names the city cards by their
-//! order in the row and [`sides`] the units among their side's faces; [`tokens`] and
+//! order in the row and [`sides`] the units among their side's faces, and [`copies`] keeps
+//! no more of a card named than the deck has; [`tokens`] and
 //! [`assemble`] read the tokens, markers and module strips on and beside each named card,
 //! and [`assemble`] rebuilds the layout of CONTRACT.md from where the named pieces lie.
 //! [`Analyzer`] runs them in that order; [`eval`] scores it against rendered scenes whose
@@ -13,6 +14,7 @@
 
 pub mod assemble;
 pub mod city_row;
+pub mod copies;
 pub mod detect;
 pub mod eval;
 pub mod identify;
@@ -194,6 +196,7 @@ impl Analyzer {
         second_look::look_again(frame, &mut pieces, &self.embedder, &self.gallery)?;
         city_row::read(&mut pieces, self.gallery.thresholds.city_row);
         sides::read(catalogue, &self.gallery, &mut pieces);
+        copies::limit(catalogue, &mut pieces);
         // A faint detection that nothing could name, even by its place, is most likely not
         // a card.
         pieces.retain(|p| p.score >= detect::SURE_SCORE || p.id.is_some());
@@ -206,6 +209,7 @@ impl Analyzer {
             &self.strips,
             &self.gallery,
         )?;
+        copies::limit(catalogue, &mut pieces);
         let t2 = Instant::now();
         let (layout, has_cities) = assemble::assemble(catalogue, &pieces);
         let t3 = Instant::now();
