@@ -164,7 +164,7 @@ pub fn apply(m: &[[f64; 3]; 3], u: f64, v: f64) -> (f64, f64) {
 /// Cuts the quadrilateral `quad` (image points, clockwise from the piece's top-left) out
 /// of `src` into an upright `w` x `h` image, averaging 2x2 samples per output pixel.
 ///
-/// Every sample is [`apply`] of the transform then [`bilinear`], worked out with the same
+/// Every sample is [`apply`] of the transform then [`bilinear`], with the transform's
 /// arithmetic in the same order (the products of a row's and a column's coordinate are
 /// taken once, not once a sample), so the crop is exactly what those two give.
 pub fn rectify(src: &RgbImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> RgbImage {
@@ -186,31 +186,12 @@ pub fn rectify(src: &RgbImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> RgbImage
         .flat_map(|y| OFFSETS.map(|o| (f64::from(y) + o) / f64::from(h)))
         .map(|v| [m[0][1] * v, m[1][1] * v, m[2][1] * v])
         .collect();
-    let raw = src.as_raw();
-    let stride = sw as usize * 3;
-    let (xmax, ymax) = ((sw - 1) as f32, (sh - 1) as f32);
     let sample = |c: &[f64; 3], r: &[f64; 3]| -> [f32; 3] {
         let wz = c[2] + r[2] + m[2][2];
         let wz = if wz.abs() < 1e-12 { 1e-12 } else { wz };
         let sx = (c[0] + r[0] + m[0][2]) / wz;
         let sy = (c[1] + r[1] + m[1][2]) / wz;
-        let x = (sx as f32 - 0.5).clamp(0.0, xmax);
-        let y = (sy as f32 - 0.5).clamp(0.0, ymax);
-        let x0 = x.floor() as u32;
-        let y0 = y.floor() as u32;
-        let x1 = (x0 + 1).min(sw - 1);
-        let y1 = (y0 + 1).min(sh - 1);
-        let fx = x - x0 as f32;
-        let fy = y - y0 as f32;
-        let at = |xx: u32, yy: u32| yy as usize * stride + xx as usize * 3;
-        let (a, b, cc, d) = (at(x0, y0), at(x1, y0), at(x0, y1), at(x1, y1));
-        let mut p = [0f32; 3];
-        for i in 0..3 {
-            let top = f32::from(raw[a + i]) * (1.0 - fx) + f32::from(raw[b + i]) * fx;
-            let bot = f32::from(raw[cc + i]) * (1.0 - fx) + f32::from(raw[d + i]) * fx;
-            p[i] = top * (1.0 - fy) + bot * fy;
-        }
-        p
+        bilinear(src, sx as f32 - 0.5, sy as f32 - 0.5)
     };
     for (y, px_row) in out.chunks_exact_mut(w as usize * 3).enumerate() {
         let (r0, r1) = (&rows[2 * y], &rows[2 * y + 1]);
