@@ -8,6 +8,7 @@
 //! The corners keep the order they came in (clockwise from the printed top-left, up to a
 //! half turn), so the refiner never decides which end is up.
 
+use super::assemble::{centre, dist};
 use super::detect::{Detection, PieceClass};
 use super::quad_window::{Quad, QuadNet, WindowSpec};
 use super::VisionError;
@@ -91,15 +92,7 @@ pub fn one_per_card(mut detections: Vec<Detection>) -> Vec<Detection> {
 /// Whether two card quads are one card seen twice: their centres lie within a third of a
 /// card (of the first quad's mean side) of each other.
 pub fn same_card(kept: &Quad, other: &Quad) -> bool {
-    let centre = |q: &Quad| {
-        [
-            q.iter().map(|p| p[0]).sum::<f32>() / 4.0,
-            q.iter().map(|p| p[1]).sum::<f32>() / 4.0,
-        ]
-    };
-    let (a, b) = (centre(kept), centre(other));
-    let gap = ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt();
-    gap < size(kept) / 4.0 / 3.0
+    dist(centre(kept), centre(other)) < size(kept) / 4.0 / 3.0
 }
 
 /// The perimeter of a quad.

@@ -12,7 +12,7 @@
 //! one of them matches a wrong face by luck, so the bar is higher than a first look's. A
 //! crop that slid onto a card already named was that card seen twice, and names nothing.
 
-use super::assemble::{identify_cards, Piece};
+use super::assemble::{dist, identify_cards, Piece};
 use super::detect::{Detection, PieceClass};
 use super::identify::{Embedder, Gallery};
 use super::refine::same_card;
@@ -41,18 +41,13 @@ fn lerp(a: [f32; 2], b: [f32; 2], f: f32) -> [f32; 2] {
     [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f]
 }
 
-fn length(a: [f32; 2], b: [f32; 2]) -> f32 {
-    ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt()
-}
-
 /// The quad with its short edges moved along its long axis: the edge through corners
 /// 0 and 1 (or 1 and 2, whichever pair is the short edge) moved by `near` of the long side
 /// towards the other, and the opposite edge moved by `far` away from it. Corner order is
 /// kept.
 pub fn moved(corners: &[[f32; 2]; 4], near: f32, far: f32) -> [[f32; 2]; 4] {
     let c = corners;
-    let top_short =
-        length(c[0], c[1]) + length(c[2], c[3]) <= length(c[1], c[2]) + length(c[3], c[0]);
+    let top_short = dist(c[0], c[1]) + dist(c[2], c[3]) <= dist(c[1], c[2]) + dist(c[3], c[0]);
     // Start the quad on a short edge, move, and turn the order back.
     let q = if top_short {
         *c

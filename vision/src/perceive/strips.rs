@@ -8,6 +8,7 @@
 //! module it gives the strip's place as if there were one; identification then finds no
 //! module face there.
 
+use super::assemble::dist;
 use super::identify::STRIP_SHARE;
 use super::quad_window::{Quad, QuadNet, WindowSpec};
 use super::VisionError;
@@ -67,10 +68,6 @@ impl StripFinder {
             })
             .collect())
     }
-}
-
-fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
-    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
 
 /// A found strip may lie a little off its nominal place and be narrower or wider, but every
