@@ -56,14 +56,27 @@ fn bench(c: &mut Criterion) {
     // filled up with further units until the 5 cities have 35 units beside them.
     let mut renderer = Renderer::new(&cat);
     let mut layout = renderer.render(5, 0, &SceneOptions::default()).truth;
+    // Spare copies of each unit: the deck's count less those the game already placed, so
+    // that the table holds no card more often than a real deck has it.
+    let placed = |id: &str| {
+        layout
+            .cities
+            .iter()
+            .flat_map(|c| c.moloch.iter().chain(&c.outpost))
+            .filter(|u| u.card == id || u.module.as_ref().is_some_and(|m| m.card == id))
+            .count()
+    };
     let spare = |kind: Kind| -> Vec<String> {
         cat.cards()
             .iter()
             .filter(|c| c.kind == kind)
-            .map(|c| c.id.clone())
+            .flat_map(|c| {
+                let left = (c.count as usize).saturating_sub(placed(&c.id));
+                std::iter::repeat_n(c.id.clone(), left)
+            })
             .collect()
     };
-    let (robots, soldiers) = (spare(Kind::Robot), spare(Kind::Soldier));
+    let (mut robots, mut soldiers) = (spare(Kind::Robot), spare(Kind::Soldier));
     let mut k = 0;
     while layout
         .cities
@@ -74,11 +87,12 @@ fn bench(c: &mut Criterion) {
     {
         let city = &mut layout.cities[k % 5];
         let (column, pool) = if k % 2 == 0 {
-            (&mut city.moloch, &robots)
+            (&mut city.moloch, &mut robots)
         } else {
-            (&mut city.outpost, &soldiers)
+            (&mut city.outpost, &mut soldiers)
         };
-        column.push(Unit::new(&pool[k % pool.len()]));
+        let card = pool.pop().expect("the deck has units to spare");
+        column.push(Unit::new(&card));
         k += 1;
     }
     // Two views of it: the first camera the renderer draws for it, far off (its cards are
