@@ -2,7 +2,7 @@
 //! embedder); the nearest face in the player's gallery names it, or nobody does when the
 //! match is weak (an unknown piece is reported as unknown, never as a wrong guess).
 
-use super::nn::{push_chw, Batched};
+use super::nn::{push_chw, ItemNet, LEAST_SHARE};
 use super::par;
 use super::resample::{area_resize, rectify};
 use super::VisionError;
@@ -25,10 +25,6 @@ const SECOND_LOOK: f32 = 0.6;
 pub const DIM: usize = 64;
 /// Share of a module card's width that shows beside its robot.
 pub const STRIP_SHARE: f32 = 12.0 / 63.0;
-/// Largest batch the embedder runs at once.
-const BATCH: usize = 16;
-/// Batch of the short runs: one card tried both ways up, or what is left after full batches.
-const SMALL_BATCH: usize = 2;
 
 /// A piece's crop as the embedder sees it, from a frame and the piece's corners.
 pub fn crop(frame: &RgbImage, class: PieceClass, corners: &[[f32; 2]; 4]) -> RgbImage {
@@ -119,8 +115,8 @@ pub fn turned(square: &RgbImage, eighths: u8) -> RgbImage {
 /// apart better by a network trained on them alone.
 #[derive(Debug)]
 pub struct Embedder {
-    cards: Batched,
-    small: Batched,
+    cards: ItemNet,
+    small: ItemNet,
 }
 
 impl Embedder {
@@ -129,8 +125,8 @@ impl Embedder {
     pub fn load(cards: &[u8], small: &[u8]) -> Result<Embedder, VisionError> {
         let input = [3, CROP_H as usize, CROP_W as usize];
         Ok(Embedder {
-            cards: Batched::load("embedder", cards, BATCH, SMALL_BATCH, input)?,
-            small: Batched::load("token embedder", small, BATCH, SMALL_BATCH, input)?,
+            cards: ItemNet::load("embedder", cards, input)?,
+            small: ItemNet::load("token embedder", small, input)?,
         })
     }
 
@@ -148,7 +144,7 @@ impl Embedder {
     ) -> Result<Vec<[f32; DIM]>, VisionError> {
         let all: Vec<usize> = (0..crops.len()).collect();
         let net = self.net(class);
-        par::split(&all, BATCH / 2, |share| embed_here(net, crops, share))
+        par::split(&all, LEAST_SHARE, |share| embed_here(net, crops, share))
     }
 
     /// Embeds crops of pieces of several classes, `classes[i]` being the class of
@@ -164,7 +160,7 @@ impl Embedder {
         // would leave a core idle when one kind has few crops).
         let mut order: Vec<usize> = (0..crops.len()).collect();
         order.sort_by_key(|&i| class(i) == PieceClass::Small);
-        let embedded = par::split(&order, BATCH / 2, |share| {
+        let embedded = par::split(&order, LEAST_SHARE, |share| {
             let split = share.partition_point(|&i| class(i) != PieceClass::Small);
             let mut out = embed_here(&self.cards, crops, &share[..split])?;
             out.extend(embed_here(&self.small, crops, &share[split..])?);
@@ -177,7 +173,7 @@ impl Embedder {
         Ok(out)
     }
 
-    fn net(&self, class: PieceClass) -> &Batched {
+    fn net(&self, class: PieceClass) -> &ItemNet {
         match class {
             PieceClass::Small => &self.small,
             PieceClass::Card | PieceClass::Strip => &self.cards,
@@ -187,7 +183,7 @@ impl Embedder {
 
 /// Embeds the crops `which` with one network on this thread.
 fn embed_here(
-    net: &Batched,
+    net: &ItemNet,
     crops: &[RgbImage],
     which: &[usize],
 ) -> Result<Vec<[f32; DIM]>, VisionError> {

@@ -6,7 +6,7 @@
 //! corners the network looks for would lie if the card's rough corners were exactly right:
 //! the network outputs offsets from those, in window units, times a scale.
 
-use super::nn::{push_chw, Batched};
+use super::nn::{push_chw, ItemNet, LEAST_SHARE};
 use super::par;
 use super::resample::{apply, invert, rectify, unit_square_to_quad};
 use super::VisionError;
@@ -120,13 +120,10 @@ impl WindowSpec {
 /// corners lie in it.
 #[derive(Debug)]
 pub struct QuadNet {
-    net: Batched,
+    net: ItemNet,
     spec: WindowSpec,
     name: &'static str,
 }
-
-/// Windows per network run.
-const BATCH: usize = 8;
 
 impl QuadNet {
     /// Loads the network from ONNX bytes.
@@ -136,13 +133,7 @@ impl QuadNet {
         spec: WindowSpec,
     ) -> Result<QuadNet, VisionError> {
         Ok(QuadNet {
-            net: Batched::load(
-                name,
-                bytes,
-                BATCH,
-                2,
-                [3, spec.height as usize, spec.width as usize],
-            )?,
+            net: ItemNet::load(name, bytes, [3, spec.height as usize, spec.width as usize])?,
             spec,
             name,
         })
@@ -156,7 +147,7 @@ impl QuadNet {
     /// The corners the network finds around each card, on every core; `None` where the card's
     /// quad is degenerate or the output makes no quad.
     pub fn run(&self, frame: &RgbImage, cards: &[Quad]) -> Result<Vec<Option<Quad>>, VisionError> {
-        par::split(cards, BATCH / 2, |share| self.run_here(frame, share))
+        par::split(cards, LEAST_SHARE, |share| self.run_here(frame, share))
     }
 
     /// [`QuadNet::run`] on this thread.

@@ -3,7 +3,7 @@
 //! where they are a few pixels wide. A small ONNX network gives a heat map of piece centres
 //! over the card (stride 2); its peaks are mapped back to the frame.
 
-use super::nn::{push_chw, Batched};
+use super::nn::{push_chw, ItemNet, LEAST_SHARE};
 use super::par;
 use super::peaks::{is_peak, subcell};
 use super::resample::{apply, rectify, unit_square_to_quad};
@@ -18,13 +18,11 @@ pub const CARD_CROP_H: u32 = 68;
 const STRIDE: f32 = 2.0;
 /// A token's diameter as a share of a card's width (18 mm of 63 mm).
 pub const TOKEN_SHARE: f32 = 18.0 / 63.0;
-/// Cards per network run.
-const BATCH: usize = 8;
 
 /// The token-finder network.
 #[derive(Debug)]
 pub struct TokenFinder {
-    net: Batched,
+    net: ItemNet,
     /// Minimum heat-map peak.
     pub threshold: f32,
 }
@@ -33,11 +31,9 @@ impl TokenFinder {
     /// Loads the token finder from ONNX bytes.
     pub fn load(bytes: &[u8]) -> Result<TokenFinder, VisionError> {
         Ok(TokenFinder {
-            net: Batched::load(
+            net: ItemNet::load(
                 "token finder",
                 bytes,
-                BATCH,
-                2,
                 [3, CARD_CROP_H as usize, CARD_CROP_W as usize],
             )?,
             threshold: 0.4,
@@ -51,7 +47,7 @@ impl TokenFinder {
         frame: &RgbImage,
         cards: &[[[f32; 2]; 4]],
     ) -> Result<Vec<Vec<[[f32; 2]; 4]>>, VisionError> {
-        par::split(cards, BATCH / 2, |share| self.find_here(frame, share))
+        par::split(cards, LEAST_SHARE, |share| self.find_here(frame, share))
     }
 
     /// [`TokenFinder::find`] on this thread.
