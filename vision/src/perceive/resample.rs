@@ -81,24 +81,55 @@ fn spans(src: u32, dst: u32) -> Vec<Vec<(usize, f32)>> {
 /// Samples `src` at a real position with bilinear interpolation (edges clamp).
 #[inline]
 pub fn bilinear(src: &RgbImage, x: f32, y: f32) -> [f32; 3] {
-    let (w, h) = src.dimensions();
-    let x = x.clamp(0.0, (w - 1) as f32);
-    let y = y.clamp(0.0, (h - 1) as f32);
-    let x0 = x.floor() as u32;
-    let y0 = y.floor() as u32;
-    let x1 = (x0 + 1).min(w - 1);
-    let y1 = (y0 + 1).min(h - 1);
-    let fx = x - x0 as f32;
-    let fy = y - y0 as f32;
-    let p = |xx, yy| src.get_pixel(xx, yy).0;
-    let (a, b, c, d) = (p(x0, y0), p(x1, y0), p(x0, y1), p(x1, y1));
-    let mut out = [0f32; 3];
-    for i in 0..3 {
-        let top = f32::from(a[i]) * (1.0 - fx) + f32::from(b[i]) * fx;
-        let bot = f32::from(c[i]) * (1.0 - fx) + f32::from(d[i]) * fx;
-        out[i] = top * (1.0 - fy) + bot * fy;
+    Pixels::of(src).map_or([0.0; 3], |p| p.bilinear(x, y))
+}
+
+/// An image's pixels for fast sampling: its bytes, row stride and last column and row.
+struct Pixels<'a> {
+    raw: &'a [u8],
+    stride: usize,
+    last_x: u32,
+    last_y: u32,
+}
+
+impl<'a> Pixels<'a> {
+    /// `None` for an empty image.
+    fn of(src: &'a RgbImage) -> Option<Pixels<'a>> {
+        let (w, h) = src.dimensions();
+        (w > 0 && h > 0).then(|| Pixels {
+            raw: src.as_raw(),
+            stride: w as usize * 3,
+            last_x: w - 1,
+            last_y: h - 1,
+        })
     }
-    out
+
+    /// Bilinear interpolation at a real position, edges clamped.
+    #[inline]
+    fn bilinear(&self, x: f32, y: f32) -> [f32; 3] {
+        let x = x.clamp(0.0, self.last_x as f32);
+        let y = y.clamp(0.0, self.last_y as f32);
+        // Both are clamped to 0 or more (or NaN, which casts to 0 as its floor would), so
+        // the cast is their floor, without a call to `floorf` on baseline x86-64.
+        let x0 = x as u32;
+        let y0 = y as u32;
+        let x1 = (x0 + 1).min(self.last_x);
+        let y1 = (y0 + 1).min(self.last_y);
+        let fx = x - x0 as f32;
+        let fy = y - y0 as f32;
+        let row0 = &self.raw[y0 as usize * self.stride..][..self.stride];
+        let row1 = &self.raw[y1 as usize * self.stride..][..self.stride];
+        let (i0, i1) = (x0 as usize * 3, x1 as usize * 3);
+        let (a, b) = (&row0[i0..i0 + 3], &row0[i1..i1 + 3]);
+        let (c, d) = (&row1[i0..i0 + 3], &row1[i1..i1 + 3]);
+        let mut out = [0f32; 3];
+        for i in 0..3 {
+            let top = f32::from(a[i]) * (1.0 - fx) + f32::from(b[i]) * fx;
+            let bot = f32::from(c[i]) * (1.0 - fx) + f32::from(d[i]) * fx;
+            out[i] = top * (1.0 - fy) + bot * fy;
+        }
+        out
+    }
 }
 
 /// Maps the unit square onto a quadrilateral (corners clockwise from the top-left): the
@@ -172,10 +203,9 @@ pub fn rectify(src: &RgbImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> RgbImage
     let Some(m) = unit_square_to_quad(quad) else {
         return out;
     };
-    let (sw, sh) = src.dimensions();
-    if sw == 0 || sh == 0 {
+    let Some(pixels) = Pixels::of(src) else {
         return out;
-    }
+    };
     const OFFSETS: [f64; 2] = [0.25, 0.75];
     // Each sample column's and row's products with the transform.
     let columns: Vec<[f64; 3]> = (0..w)
@@ -191,7 +221,7 @@ pub fn rectify(src: &RgbImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> RgbImage
         let wz = if wz.abs() < 1e-12 { 1e-12 } else { wz };
         let sx = (c[0] + r[0] + m[0][2]) / wz;
         let sy = (c[1] + r[1] + m[1][2]) / wz;
-        bilinear(src, sx as f32 - 0.5, sy as f32 - 0.5)
+        pixels.bilinear(sx as f32 - 0.5, sy as f32 - 0.5)
     };
     for (y, px_row) in out.chunks_exact_mut(w as usize * 3).enumerate() {
         let (r0, r1) = (&rows[2 * y], &rows[2 * y + 1]);
