@@ -34,6 +34,16 @@ pub fn crop(frame: &RgbImage, class: PieceClass, corners: &[[f32; 2]; 4]) -> Rgb
     }
 }
 
+/// The crops of a small piece turned by one, two and three quarters: its upright square cut
+/// from each of its other corners in turn.
+pub fn quarter_turns(frame: &RgbImage, corners: &[[f32; 2]; 4]) -> [RgbImage; 3] {
+    let sq = upright_square(corners);
+    [1, 2, 3].map(|k| {
+        let turned = [sq[k], sq[(k + 1) % 4], sq[(k + 2) % 4], sq[(k + 3) % 4]];
+        rectify(frame, &turned, CROP_W, CROP_H)
+    })
+}
+
 /// The image-aligned square around a small piece (round pieces have no orientation).
 pub fn upright_square(corners: &[[f32; 2]; 4]) -> [[f32; 2]; 4] {
     let c = [
@@ -361,6 +371,24 @@ impl Gallery {
         out
     }
 
+    /// The mean over several embeddings of one piece of each component's similarity (as
+    /// [`Gallery::similarities`] gives them).
+    pub fn mean_similarities(&self, class: PieceClass, es: &[&[f32; DIM]]) -> Vec<(String, f32)> {
+        let Some((first, rest)) = es.split_first() else {
+            return Vec::new();
+        };
+        let mut sums = self.similarities(class, first);
+        for e in rest {
+            for (sum, (_, s)) in sums.iter_mut().zip(self.similarities(class, e)) {
+                sum.1 += s;
+            }
+        }
+        for sum in &mut sums {
+            sum.1 /= es.len() as f32;
+        }
+        sums
+    }
+
     /// The nearest enrolled component of the same class.
     pub fn identify(&self, class: PieceClass, e: &[f32; DIM]) -> Identity {
         self.name_among(class, &self.similarities(class, e), |_| true)
@@ -611,6 +639,42 @@ mod tests {
         // Closer still, the token is too close to call as well.
         e[1] = 0.68;
         assert_eq!(g.identify(PieceClass::Small, &e).id, None);
+    }
+
+    #[test]
+    fn mean_similarities_average_each_component_over_the_embeddings() {
+        let g = Gallery {
+            model: String::new(),
+            entries: vec![
+                entry("token_plus1", PieceClass::Small, 0),
+                entry("token_plus2", PieceClass::Small, 1),
+                entry("token_plus2", PieceClass::Small, 2),
+            ],
+            thresholds: Thresholds::default(),
+        };
+        let (mut a, mut b) = ([0f32; DIM], [0f32; DIM]);
+        (a[0], a[1], a[2]) = (0.6, 0.5, 0.1);
+        (b[0], b[1], b[2]) = (0.2, 0.1, 0.7);
+        let mean = g.mean_similarities(PieceClass::Small, &[&a, &b]);
+        // token_plus2 is its best picture each time: 0.5 and 0.7.
+        let want = [("token_plus1", 0.4), ("token_plus2", 0.6)];
+        assert_eq!(mean.len(), 2);
+        for ((id, s), (wid, ws)) in mean.iter().zip(want) {
+            assert_eq!(id, wid);
+            assert!((s - ws).abs() < 1e-6, "{id}: {s}");
+        }
+        assert!(g.mean_similarities(PieceClass::Small, &[]).is_empty());
+    }
+
+    #[test]
+    fn a_token_turned_by_two_quarters_is_its_crop_upside_down() {
+        let mut frame = RgbImage::from_pixel(120, 100, Rgb([30, 90, 30]));
+        image::imageops::replace(&mut frame, &picture(), 40, 30);
+        let token = [[40.0, 30.0], [80.0, 30.0], [80.0, 70.0], [40.0, 70.0]];
+        let upright = crop(&frame, PieceClass::Small, &token);
+        let [quarter, half, _] = quarter_turns(&frame, &token);
+        assert!(mean_difference(&half, &image::imageops::rotate180(&upright)) < 1.0);
+        assert!(mean_difference(&quarter, &upright) > 10.0);
     }
 
     #[test]
