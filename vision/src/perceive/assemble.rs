@@ -141,9 +141,10 @@ pub fn identify_cards(
         .map(|(i, _)| i)
         .collect();
     let turned_classes: Vec<PieceClass> = again.iter().map(|&i| classes[i]).collect();
-    let turned_crops: Vec<RgbImage> = par::map(&again, |&i| {
-        crop(frame, classes[i], &half_turn(&detections[i].corners))
-    });
+    // The crop from the opposite corner samples the same points as the first one, upside
+    // down: turning the first is the same picture without cutting it again.
+    let turned_crops: Vec<RgbImage> =
+        par::map(&again, |&i| image::imageops::rotate180(&crops[i]));
     let turned = embedder.embed_classes(&turned_classes, &turned_crops)?;
     for (&i, e) in again.iter().zip(&turned) {
         let p = &mut pieces[i];
