@@ -143,8 +143,7 @@ pub fn identify_cards(
     let turned_classes: Vec<PieceClass> = again.iter().map(|&i| classes[i]).collect();
     // The crop from the opposite corner samples the same points as the first one, upside
     // down: turning the first is the same picture without cutting it again.
-    let turned_crops: Vec<RgbImage> =
-        par::map(&again, |&i| image::imageops::rotate180(&crops[i]));
+    let turned_crops: Vec<RgbImage> = par::map(&again, |&i| image::imageops::rotate180(&crops[i]));
     let turned = embedder.embed_classes(&turned_classes, &turned_crops)?;
     for (&i, e) in again.iter().zip(&turned) {
         let p = &mut pieces[i];

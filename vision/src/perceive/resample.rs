@@ -107,21 +107,59 @@ impl<'a> Pixels<'a> {
     /// Bilinear interpolation at a real position, edges clamped.
     #[inline]
     fn bilinear(&self, x: f32, y: f32) -> [f32; 3] {
+        let (at, right, down, fx, fy) = self.corner(x, y);
+        self.mix(at, right, down, fx, fy)
+    }
+
+    /// [`Pixels::bilinear`] at each of `xs` and `ys`, into `out`: first where every
+    /// sample's pixels lie (arithmetic the compiler runs on several at once), then the
+    /// pixels.
+    fn bilinear_row(
+        &self,
+        xs: &[f32],
+        ys: &[f32],
+        at: &mut Vec<(usize, usize, usize, f32, f32)>,
+        out: &mut [[f32; 3]],
+    ) {
+        at.clear();
+        at.extend(xs.iter().zip(ys).map(|(&x, &y)| self.corner(x, y)));
+        for (p, &(at, right, down, fx, fy)) in out.iter_mut().zip(at.iter()) {
+            *p = self.mix(at, right, down, fx, fy);
+        }
+    }
+
+    /// Where bilinear interpolation at a real position reads: the byte offset of its
+    /// top-left pixel, the steps to the pixel right of it and below it (0 at an edge), and
+    /// the weights of those.
+    #[inline]
+    fn corner(&self, x: f32, y: f32) -> (usize, usize, usize, f32, f32) {
         let x = x.clamp(0.0, self.last_x as f32);
         let y = y.clamp(0.0, self.last_y as f32);
         // Both are clamped to 0 or more (or NaN, which casts to 0 as its floor would), so
         // the cast is their floor, without a call to `floorf` on baseline x86-64.
         let x0 = x as u32;
         let y0 = y as u32;
-        let x1 = (x0 + 1).min(self.last_x);
-        let y1 = (y0 + 1).min(self.last_y);
+        let right = if x0 < self.last_x { 3 } else { 0 };
+        let down = if y0 < self.last_y { self.stride } else { 0 };
         let fx = x - x0 as f32;
         let fy = y - y0 as f32;
-        let row0 = &self.raw[y0 as usize * self.stride..][..self.stride];
-        let row1 = &self.raw[y1 as usize * self.stride..][..self.stride];
-        let (i0, i1) = (x0 as usize * 3, x1 as usize * 3);
-        let (a, b) = (&row0[i0..i0 + 3], &row0[i1..i1 + 3]);
-        let (c, d) = (&row1[i0..i0 + 3], &row1[i1..i1 + 3]);
+        (
+            y0 as usize * self.stride + x0 as usize * 3,
+            right,
+            down,
+            fx,
+            fy,
+        )
+    }
+
+    /// The bilinear mix of the four pixels from `at`.
+    #[inline]
+    fn mix(&self, at: usize, right: usize, down: usize, fx: f32, fy: f32) -> [f32; 3] {
+        let px = |o: usize| -> [u8; 3] {
+            let p = &self.raw[o..o + 3];
+            [p[0], p[1], p[2]]
+        };
+        let (a, b, c, d) = (px(at), px(at + right), px(at + down), px(at + down + right));
         let mut out = [0f32; 3];
         for i in 0..3 {
             let top = f32::from(a[i]) * (1.0 - fx) + f32::from(b[i]) * fx;
@@ -216,20 +254,31 @@ pub fn rectify(src: &RgbImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> RgbImage
         .flat_map(|y| OFFSETS.map(|o| (f64::from(y) + o) / f64::from(h)))
         .map(|v| [m[0][1] * v, m[1][1] * v, m[2][1] * v])
         .collect();
-    let sample = |c: &[f64; 3], r: &[f64; 3]| -> [f32; 3] {
-        let wz = c[2] + r[2] + m[2][2];
-        let wz = if wz.abs() < 1e-12 { 1e-12 } else { wz };
-        let sx = (c[0] + r[0] + m[0][2]) / wz;
-        let sy = (c[1] + r[1] + m[1][2]) / wz;
-        pixels.bilinear(sx as f32 - 0.5, sy as f32 - 0.5)
-    };
+    // One row of samples at a time: first where each sample falls (arithmetic that the
+    // compiler can run on several samples at once), then the pixels there.
+    let n = columns.len();
+    let (mut xs, mut ys) = (vec![0f32; n], vec![0f32; n]);
+    let mut samples = [vec![[0f32; 3]; n], vec![[0f32; 3]; n]];
+    let mut at = Vec::with_capacity(n);
     for (y, px_row) in out.chunks_exact_mut(w as usize * 3).enumerate() {
-        let (r0, r1) = (&rows[2 * y], &rows[2 * y + 1]);
+        for (half, r) in samples.iter_mut().zip([&rows[2 * y], &rows[2 * y + 1]]) {
+            for ((c, sx), sy) in columns.iter().zip(&mut xs).zip(&mut ys) {
+                let wz = c[2] + r[2] + m[2][2];
+                let wz = if wz.abs() < 1e-12 { 1e-12 } else { wz };
+                *sx = ((c[0] + r[0] + m[0][2]) / wz) as f32 - 0.5;
+                *sy = ((c[1] + r[1] + m[1][2]) / wz) as f32 - 0.5;
+            }
+            pixels.bilinear_row(&xs, &ys, &mut at, half);
+        }
+        let [upper, lower] = &samples;
         for (x, px) in px_row.chunks_exact_mut(3).enumerate() {
-            let (c0, c1) = (&columns[2 * x], &columns[2 * x + 1]);
             let mut acc = [0f32; 3];
-            for (c, r) in [(c0, r0), (c1, r0), (c0, r1), (c1, r1)] {
-                let p = sample(c, r);
+            for p in [
+                upper[2 * x],
+                upper[2 * x + 1],
+                lower[2 * x],
+                lower[2 * x + 1],
+            ] {
                 for k in 0..3 {
                     acc[k] += p[k] * 0.25;
                 }
