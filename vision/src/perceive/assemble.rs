@@ -256,10 +256,10 @@ pub fn read_on_cards(
     // by quarters (it lies at any angle, and its glyph reads differently each way), and
     // named by its mean similarities over the four.
     let unsure: Vec<usize> = (0..extra.len())
+        .filter(|&i| extra[i].class == PieceClass::Small)
         .filter(|&i| {
             let id = name(&extra[i], &similarities[i]);
-            extra[i].class == PieceClass::Small
-                && (id.id.is_none() || id.margin < SURE_SMALL_MARGIN)
+            id.id.is_none() || id.margin < SURE_SMALL_MARGIN
         })
         .collect();
     let turned: Vec<RgbImage> = unsure

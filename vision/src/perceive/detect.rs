@@ -203,7 +203,7 @@ impl Detector {
             DetectorRun::Whole => {
                 let mut buf = Vec::with_capacity((3 * NET_W * NET_H) as usize);
                 push_chw(&mut buf, &input);
-                self.net.run(buf)?
+                self.net.run(&buf)?
             }
         };
         if shape.len() != 4 || shape[1] < 9 || shape[1] > CLASSES + 8 {
@@ -232,7 +232,7 @@ impl Detector {
             let img = image::imageops::crop_imm(input, x, 0, w, NET_H).to_image();
             let mut buf = Vec::with_capacity((3 * w * NET_H) as usize);
             push_chw(&mut buf, &img);
-            self.tile.run(buf)
+            self.tile.run(&buf)
         };
         let mut tiles = par::map(&[0, NET_W - w], |&x| tile(x)).into_iter();
         let (Some(left), Some(right)) = (tiles.next(), tiles.next()) else {

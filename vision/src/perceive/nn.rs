@@ -44,8 +44,8 @@ impl Net {
 
     /// Runs the network on a batch laid out as `[n, c, h, w]` and returns the first output
     /// as a flat vector with its shape.
-    pub fn run(&self, input: Vec<f32>) -> Result<(Vec<f32>, Vec<usize>), VisionError> {
-        let tensor = Tensor::from_shape(&self.shape, &input)
+    pub fn run(&self, input: &[f32]) -> Result<(Vec<f32>, Vec<usize>), VisionError> {
+        let tensor = Tensor::from_shape(&self.shape, input)
             .map_err(|e| VisionError::Model(format!("input: {e}")))?;
         let out = self
             .plan
@@ -102,7 +102,7 @@ impl ItemNet {
                     c * h * w
                 )));
             }
-            let (values, shape) = self.net.run(buf.clone())?;
+            let (values, shape) = self.net.run(&buf)?;
             if shape.first() != Some(&1) || values.is_empty() {
                 return Err(VisionError::Model(format!("output shape {shape:?}")));
             }
