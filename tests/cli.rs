@@ -388,6 +388,34 @@ fn render_writes_faces_and_identical_scenes_for_a_seed() {
 }
 
 #[test]
+fn render_draws_another_deck_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n).to_string_lossy().into_owned();
+    for (faces, deck) in [("f0", "0"), ("f2", "2")] {
+        let o = tablelens(&["render", "--faces", &p(faces), "--deck", deck], None);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    // Deck 0 is the default; deck 2 prints every piece otherwise.
+    let o = tablelens(&["render", "--faces", &p("default")], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let read = |d: &str| std::fs::read(dir.path().join(d).join("hornet.png")).unwrap();
+    assert!(read("f0") == read("default"));
+    assert!(read("f0") != read("f2"));
+    for (out, deck) in [("s0", "0"), ("s2", "2")] {
+        let o = tablelens(
+            &["render", "--out", &p(out), "--count", "1", "--deck", deck],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let read = |d: &str, f: &str| std::fs::read(dir.path().join(d).join(f)).unwrap();
+    assert!(read("s0", "0000.png") != read("s2", "0000.png"));
+    assert!(dir.path().join("s2").join("0000.json").is_file());
+    let o = tablelens(&["render", "--faces", &p("bad"), "--deck", "two"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
 fn enroll_analyze_and_eval_run_the_vision_end_to_end() {
     let dir = tempfile::tempdir().unwrap();
     let p = |n: &str| dir.path().join(n).to_string_lossy().into_owned();

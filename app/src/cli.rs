@@ -183,4 +183,9 @@ pub struct RenderArgs {
     /// Random seed: the same seed gives the same files, bit for bit.
     #[arg(long, default_value_t = 0, value_name = "S")]
     pub seed: u64,
+    /// Which rendered deck the pieces are printed as: 0, the canonical faces; 1, 2, ...,
+    /// other face styles (art, palette, frame, fonts) that no model was trained or scored
+    /// on. Render the scenes and the faces to enrol with the same deck.
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    pub deck: u64,
 }

@@ -1,4 +1,5 @@
-//! `tablelens render --out DIR [--count N] [--seed S]` and `tablelens render --faces DIR`.
+//! `tablelens render --out DIR [--count N] [--seed S] [--deck K]` and
+//! `tablelens render --faces DIR [--deck K]`.
 
 use crate::cli::RenderArgs;
 use crate::error::CliError;
@@ -8,11 +9,15 @@ use tablelens_vision::render;
 /// Writes synthetic scenes or the proxy faces.
 pub fn run(catalogue: &Catalogue, args: &RenderArgs) -> Result<(), CliError> {
     if let Some(dir) = &args.faces {
-        let n =
-            render::write_faces(catalogue, dir).map_err(|e| CliError::Failure(e.to_string()))?;
+        let n = render::write_faces_in(catalogue, dir, render::deck_style(args.deck))
+            .map_err(|e| CliError::Failure(e.to_string()))?;
         eprintln!("wrote {n} faces to {}", dir.display());
     } else if let Some(dir) = &args.out {
-        render::write_scenes(catalogue, dir, args.count, args.seed)
+        let options = render::SceneOptions {
+            style_pool: vec![render::deck_style(args.deck)],
+            ..render::SceneOptions::default()
+        };
+        render::write_scenes_with(catalogue, dir, args.count, args.seed, &options)
             .map_err(|e| CliError::Failure(e.to_string()))?;
         eprintln!("wrote {} scenes to {}", args.count, dir.display());
     }

@@ -91,6 +91,17 @@ impl Default for SceneOptions {
 /// First style number of the held-out pool of [`SceneOptions::held_out`].
 pub const HELD_OUT_STYLES_FROM: u64 = 1 << 40;
 
+/// The face style of rendered deck `deck`: deck 0 is the canonical style 0; deck `k` >= 1 is
+/// a held-out style that no training pool contains and that scored no model either (the
+/// model cards score on the first held-out styles, from [`HELD_OUT_STYLES_FROM`]), so that
+/// `tablelens eval` can be run on decks that look unlike one another.
+pub fn deck_style(deck: u64) -> u64 {
+    match deck {
+        0 => 0,
+        k => HELD_OUT_STYLES_FROM + (1 << 20) + k,
+    }
+}
+
 impl SceneOptions {
     /// Options for training data: styles `1..=n` (never the canonical style 0 nor the
     /// held-out ones), with some scenes mixing styles.
@@ -239,10 +250,15 @@ pub fn all_faces(catalogue: &Catalogue, style: u64) -> Vec<(String, RgbImage)> {
 /// Writes the canonical face of every component as `DIR/<component id>.png` (the layout
 /// `enroll --faces` reads); returns how many.
 pub fn write_faces(catalogue: &Catalogue, dir: &Path) -> Result<usize, RenderError> {
+    write_faces_in(catalogue, dir, 0)
+}
+
+/// Writes the face of every component in `style` as [`write_faces`] does.
+pub fn write_faces_in(catalogue: &Catalogue, dir: &Path, style: u64) -> Result<usize, RenderError> {
     output::create_dir(dir)?;
     let ids = catalogue.component_ids();
     for id in &ids {
-        let img = face(catalogue, id, 0)
+        let img = face(catalogue, id, style)
             .ok_or_else(|| RenderError::UnknownComponent { id: id.clone() })?;
         output::write_png(&dir.join(format!("{id}.png")), &img)?;
     }
@@ -278,4 +294,24 @@ pub fn write_scenes_with(
         output::write(&out.join(format!("{i:04}.json")), json.as_bytes())?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decks_are_style_zero_then_styles_no_model_met() {
+        assert_eq!(deck_style(0), 0);
+        let decks: Vec<u64> = (1..=50).map(deck_style).collect();
+        for (i, s) in decks.iter().enumerate() {
+            // Not a training style, nor one of the held-out styles the model cards score.
+            assert!(
+                *s > HELD_OUT_STYLES_FROM + 1000,
+                "deck {} is style {s}",
+                i + 1
+            );
+            assert!(!decks[..i].contains(s), "deck {} repeats style {s}", i + 1);
+        }
+    }
 }
