@@ -175,7 +175,11 @@ const SURE_SMALL_MARGIN: f32 = 0.1;
 /// Reads what lies on and beside each named card and adds it to `pieces`: the tokens or
 /// markers on it (found by the token finder; named among markers on a city and among tokens
 /// on a unit) and, beside a unit's printed right edge, the strip of a module tucked under
-/// it (found by the strip finder); each is embedded and named like a card.
+/// it (found by the strip finder); each is embedded and named like a card. A strip or a
+/// token below its class's least similarity ([`super::identify::Thresholds`]) is dropped,
+/// not kept as unknown: most spots the finders report that match no enrolled face at all
+/// are print on the card or the table, while a real piece that is hard to read is most
+/// often too close to call between two faces, and is kept as unknown.
 pub fn read_on_cards(
     catalogue: &Catalogue,
     frame: &RgbImage,
@@ -230,7 +234,7 @@ pub fn read_on_cards(
                 class: PieceClass::Small,
                 corners: sq,
                 score: 1.0,
-                bar: 0.0,
+                bar: gallery.thresholds.small,
                 on_city,
             });
         }
@@ -281,7 +285,9 @@ pub fn read_on_cards(
             on_city: _,
         } = b;
         // Beside a unit there is usually no module at all: only a fair match counts as a
-        // strip, named or (when too close to call) unknown.
+        // strip, named or (when too close to call) unknown. Likewise a spot the token finder
+        // found that is like no enrolled token or marker is most likely print on the card
+        // (a round icon), not a piece lying on it.
         if id.score < bar {
             continue;
         }
