@@ -32,7 +32,7 @@ fn side_at(cities: &[Frame], p: [f32; 2]) -> Option<Side> {
         })
 }
 
-/// Names every unit card in a column again among the faces of its column's side.
+/// Names every unit card in a column again among the unit faces of its column's side.
 pub fn read(catalogue: &Catalogue, gallery: &Gallery, pieces: &mut [Piece]) {
     let cities: Vec<Frame> = pieces
         .iter()
@@ -53,7 +53,9 @@ pub fn read(catalogue: &Catalogue, gallery: &Gallery, pieces: &mut [Piece]) {
             continue;
         };
         let id = gallery.name_among(PieceClass::Card, &p.similarities, |face| {
-            catalogue.card(face).is_some_and(|c| c.side == side)
+            catalogue
+                .card(face)
+                .is_some_and(|c| c.side == side && c.kind.is_unit())
         });
         p.id = id.id;
         p.similarity = id.score;
@@ -101,6 +103,23 @@ mod tests {
         assert_eq!(pieces[2].id.as_deref(), Some("commando"));
         assert_eq!(pieces[3].id.as_deref(), Some("hunter"));
         assert_eq!(pieces[0].id.as_deref(), Some("ziggy_one"));
+    }
+
+    #[test]
+    fn a_card_in_a_column_is_never_named_a_one_shot_card() {
+        // EMP Assault is an Outpost instant: played from the hand, it never lies in a column.
+        let cat = Catalogue::bundled();
+        let mut pieces = vec![
+            card(300.0, 300.0, Some("ziggy_one"), &[("ziggy_one", 0.9)]),
+            card(
+                300.0,
+                400.0,
+                Some("emp_assault"),
+                &[("emp_assault", 0.8), ("commando", 0.7), ("scout", 0.5)],
+            ),
+        ];
+        read(&cat, &gallery(), &mut pieces);
+        assert_eq!(pieces[1].id.as_deref(), Some("commando"));
     }
 
     #[test]
