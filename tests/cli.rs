@@ -411,8 +411,10 @@ fn render_draws_another_deck_when_asked() {
     let read = |d: &str, f: &str| std::fs::read(dir.path().join(d).join(f)).unwrap();
     assert!(read("s0", "0000.png") != read("s2", "0000.png"));
     assert!(dir.path().join("s2").join("0000.json").is_file());
-    let o = tablelens(&["render", "--faces", &p("bad"), "--deck", "two"], None);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    for bad in ["two", "-1", "18446744073709551615"] {
+        let o = tablelens(&["render", "--faces", &p("bad"), "--deck", bad], None);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+    }
 }
 
 #[test]

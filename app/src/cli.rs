@@ -186,6 +186,7 @@ pub struct RenderArgs {
     /// Which rendered deck the pieces are printed as: 0, the canonical faces; 1, 2, ...,
     /// other face styles (art, palette, frame, fonts) that no model was trained or scored
     /// on. Render the scenes and the faces to enrol with the same deck.
-    #[arg(long, default_value_t = 0, value_name = "K")]
+    #[arg(long, default_value_t = 0, value_name = "K",
+          value_parser = clap::value_parser!(u64).range(0..=tablelens_vision::render::LAST_DECK))]
     pub deck: u64,
 }

@@ -94,13 +94,17 @@ pub const HELD_OUT_STYLES_FROM: u64 = 1 << 40;
 /// The face style of rendered deck `deck`: deck 0 is the canonical style 0; deck `k` >= 1 is
 /// a held-out style that no training pool contains and that scored no model either (the
 /// model cards score on the first held-out styles, from [`HELD_OUT_STYLES_FROM`]), so that
-/// `tablelens eval` can be run on decks that look unlike one another.
+/// `tablelens eval` can be run on decks that look unlike one another. Decks run up to
+/// [`LAST_DECK`].
 pub fn deck_style(deck: u64) -> u64 {
-    match deck {
+    match deck.min(LAST_DECK) {
         0 => 0,
         k => HELD_OUT_STYLES_FROM + (1 << 20) + k,
     }
 }
+
+/// The last rendered deck [`deck_style`] gives a style of its own.
+pub const LAST_DECK: u64 = 1 << 30;
 
 impl SceneOptions {
     /// Options for training data: styles `1..=n` (never the canonical style 0 nor the
@@ -313,5 +317,8 @@ mod tests {
             );
             assert!(!decks[..i].contains(s), "deck {} repeats style {s}", i + 1);
         }
+        // Past the last deck, the last deck's style (no overflow).
+        assert_eq!(deck_style(u64::MAX), deck_style(LAST_DECK));
+        assert!(deck_style(LAST_DECK) > deck_style(LAST_DECK - 1));
     }
 }
