@@ -16,12 +16,6 @@ use tablelens_engine::{Catalogue, Kind};
 pub const CROP_W: u32 = 40;
 /// Crop height fed to the embedder.
 pub const CROP_H: u32 = 56;
-/// Default least similarity of a card. 0.5 named 97.9% of held-out crops right and 0.2%
-/// wrong (`models/embedder.md`); at the table, on validation scenes of the canonical deck
-/// (`--seed 12`, `11`, `13`) and of rendered decks 1 and 2, cards named wrong were 0.4 /
-/// 0.2 / 0.4 / 1.1 / 0.6% at 0.5 and 0.2 / 0.4 / 0.3 / 0.6 / 0.1% at 0.55, layouts exact
-/// 38.3 / 26.7 / 35.0 / 30.0 / 30.0% and 41.7 / 30.0 / 40.0 / 26.7 / 28.3%; 0.6 lost units.
-const CARD: f32 = 0.55;
 /// Default least lead over the runner-up for a token or marker.
 const SMALL_MARGIN: f32 = 0.03;
 /// Default least similarity of a card named on a second look (chosen on validation scenes:
@@ -270,8 +264,7 @@ pub struct Identity {
 /// best face, per class, and the least lead over the best other component. Below either the
 /// piece is unknown. A gallery file may carry its own; the defaults are calibrated on the
 /// embedder's held-out face styles (`models/train/calibrate_embedder.py`,
-/// `models/embedder.md`), where they name 97.9% of cards right and 0.2% wrong (the card
-/// bar since raised a little on validation scenes of other decks: `CARD`); the token
+/// `models/embedder.md`), where they name 97.9% of cards right and 0.2% wrong; the token
 /// margin on validation scenes (`models/token_embedder.md`), where it names 92.0% of the
 /// tokens and markers found right and 1.9% wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -303,7 +296,7 @@ pub struct Thresholds {
 impl Default for Thresholds {
     fn default() -> Thresholds {
         Thresholds {
-            card: CARD,
+            card: 0.5,
             strip: 0.4,
             outpost_strip: 0.6,
             small: 0.4,
