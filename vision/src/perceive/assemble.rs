@@ -11,7 +11,7 @@
 //! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
 
 use super::detect::{Detection, PieceClass};
-use super::identify::{crop, quarter_turns, Embedder, Gallery, DIM};
+use super::identify::{crop, quarter_turns, Embedder, Gallery, Identity, DIM};
 use super::par;
 use super::strips::StripFinder;
 use super::tokens::TokenFinder;
@@ -245,26 +245,23 @@ pub fn read_on_cards(
         .collect();
     let classes: Vec<PieceClass> = extra.iter().map(|b| b.class).collect();
     let embeddings = embedder.embed_classes(&classes, &crops)?;
-    let mut similarities: Vec<Vec<(String, f32)>> = extra
-        .iter()
-        .zip(&embeddings)
-        .map(|(b, e)| gallery.similarities(b.class, e))
-        .collect();
     // Markers lie on cities and tokens on units: a small piece is named among those its
     // card can carry.
     let name = |b: &Beside, sims: &[(String, f32)]| match b.class {
         PieceClass::Small => gallery.name_among(b.class, sims, |id| small_fits(id, b.on_city)),
         _ => gallery.name_among(b.class, sims, |_| true),
     };
+    let mut ids: Vec<Identity> = extra
+        .iter()
+        .zip(&embeddings)
+        .map(|(b, e)| name(b, &gallery.similarities(b.class, e)))
+        .collect();
     // A token or marker not named with a clear lead is looked at three more times, turned
     // by quarters (it lies at any angle, and its glyph reads differently each way), and
     // named by its mean similarities over the four.
     let unsure: Vec<usize> = (0..extra.len())
         .filter(|&i| extra[i].class == PieceClass::Small)
-        .filter(|&i| {
-            let id = name(&extra[i], &similarities[i]);
-            id.id.is_none() || id.margin < SURE_SMALL_MARGIN
-        })
+        .filter(|&i| ids[i].id.is_none() || ids[i].margin < SURE_SMALL_MARGIN)
         .collect();
     let turned: Vec<RgbImage> = unsure
         .iter()
@@ -273,10 +270,12 @@ pub fn read_on_cards(
     let more = embedder.embed(PieceClass::Small, &turned)?;
     for (&i, three) in unsure.iter().zip(more.chunks(3)) {
         let four: Vec<&[f32; DIM]> = std::iter::once(&embeddings[i]).chain(three).collect();
-        similarities[i] = gallery.mean_similarities(PieceClass::Small, &four);
+        ids[i] = name(
+            &extra[i],
+            &gallery.mean_similarities(PieceClass::Small, &four),
+        );
     }
-    for (b, sims) in extra.into_iter().zip(similarities) {
-        let id = name(&b, &sims);
+    for (b, id) in extra.into_iter().zip(ids) {
         let Beside {
             class,
             corners,

@@ -78,12 +78,6 @@ fn spans(src: u32, dst: u32) -> Vec<Vec<(usize, f32)>> {
         .collect()
 }
 
-/// Samples `src` at a real position with bilinear interpolation (edges clamp).
-#[inline]
-pub fn bilinear(src: &RgbImage, x: f32, y: f32) -> [f32; 3] {
-    Pixels::of(src).map_or([0.0; 3], |p| p.bilinear(x, y))
-}
-
 /// An image's pixels for fast sampling: its bytes, row stride and last column and row.
 struct Pixels<'a> {
     raw: &'a [u8],
@@ -104,14 +98,8 @@ impl<'a> Pixels<'a> {
         })
     }
 
-    /// Bilinear interpolation at a real position, edges clamped.
-    #[inline]
-    fn bilinear(&self, x: f32, y: f32) -> [f32; 3] {
-        let (at, right, down, fx, fy) = self.corner(x, y);
-        self.mix(at, right, down, fx, fy)
-    }
-
-    /// [`Pixels::bilinear`] at each of `xs` and `ys`, into `out`: first where every
+    /// Bilinear interpolation (edges clamped) at each of `xs` and `ys`, into `out`: first
+    /// where every
     /// sample's pixels lie (arithmetic the compiler runs on several at once), then the
     /// pixels.
     fn bilinear_row(
@@ -294,7 +282,30 @@ mod tests {
     use super::*;
     use image::Rgb;
 
-    /// `rectify` the plain way: each sample through `apply` and `bilinear`.
+    /// Bilinear interpolation the plain way (edges clamp), pixel by pixel: the reference
+    /// that `Pixels` must match to the bit.
+    fn bilinear(src: &RgbImage, x: f32, y: f32) -> [f32; 3] {
+        let (w, h) = src.dimensions();
+        let x = x.clamp(0.0, (w - 1) as f32);
+        let y = y.clamp(0.0, (h - 1) as f32);
+        let x0 = x.floor() as u32;
+        let y0 = y.floor() as u32;
+        let x1 = (x0 + 1).min(w - 1);
+        let y1 = (y0 + 1).min(h - 1);
+        let fx = x - x0 as f32;
+        let fy = y - y0 as f32;
+        let p = |xx, yy| src.get_pixel(xx, yy).0;
+        let (a, b, c, d) = (p(x0, y0), p(x1, y0), p(x0, y1), p(x1, y1));
+        let mut out = [0f32; 3];
+        for i in 0..3 {
+            let top = f32::from(a[i]) * (1.0 - fx) + f32::from(b[i]) * fx;
+            let bot = f32::from(c[i]) * (1.0 - fx) + f32::from(d[i]) * fx;
+            out[i] = top * (1.0 - fy) + bot * fy;
+        }
+        out
+    }
+
+    /// `rectify` the plain way: each sample through `apply` and the plain `bilinear`.
     fn rectify_by_samples(src: &RgbImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> RgbImage {
         let mut out = RgbImage::new(w, h);
         let Some(m) = unit_square_to_quad(quad) else {
