@@ -91,16 +91,24 @@ fn run() -> Result<(), String> {
     // Embedder data (skipped when SCENES_PER_STYLE is 0).
     if per_style > 0 {
         // Gallery: every component of every style, cropped as enrolment crops it.
-        let mut gallery = Vec::new();
-        let mut glabels = Vec::new();
-        for &s in &styles {
+        // The cores share the styles.
+        let per_style_faces = par::map(&styles, |&s| {
+            let mut crops = Vec::new();
+            let mut labels = Vec::new();
             for (ci, id) in comps.iter().enumerate() {
                 let Some(img) = face(&cat, id, s) else {
                     continue;
                 };
-                gallery.push(face_crop(&img, class_of(&cat, id)));
-                glabels.extend([style_index(s), ci as i32]);
+                crops.push(face_crop(&img, class_of(&cat, id)));
+                labels.extend([style_index(s), ci as i32]);
             }
+            (crops, labels)
+        });
+        let mut gallery = Vec::new();
+        let mut glabels = Vec::new();
+        for (c, l) in per_style_faces {
+            gallery.extend(c);
+            glabels.extend(l);
         }
         npy::write_images(&out.join("emb_gallery.npy"), &gallery)?;
         npy::write_i32(&out.join("emb_glabels.npy"), &glabels, 2)?;
