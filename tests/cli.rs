@@ -500,6 +500,23 @@ fn enroll_analyze_and_eval_run_the_vision_end_to_end() {
         assert!(r[key].is_number(), "{key}");
     }
     assert!(r["detection"]["card"]["recall"].is_number());
+    let t = &r["median_ms"];
+    for key in [
+        "detect_ms",
+        "refine_ms",
+        "identify_ms",
+        "first_look_ms",
+        "second_look_ms",
+        "on_cards_ms",
+        "assemble_ms",
+    ] {
+        assert!(t[key].as_f64().is_some_and(|ms| ms >= 0.0), "{key}");
+    }
+    let parts = ["first_look_ms", "second_look_ms", "on_cards_ms"]
+        .map(|k| t[k].as_f64().unwrap_or(f64::MAX))
+        .iter()
+        .sum::<f64>();
+    assert!(parts > 0.0, "the parts of identify were timed");
 }
 
 #[test]

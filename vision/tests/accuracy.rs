@@ -12,6 +12,14 @@ use tablelens_vision::perceive::identify::gallery_of;
 use tablelens_vision::perceive::{embedder_fingerprint, Analyzer, Embedder};
 use tablelens_vision::render::{all_faces, Renderer, SceneOptions};
 
+/// The parts of identification are timed apart, one after another, within it.
+fn assert_parts_within_identify(t: &tablelens_vision::perceive::StageTimes) {
+    let parts = [t.first_look_ms, t.second_look_ms, t.on_cards_ms];
+    assert!(parts.iter().all(|&ms| ms >= 0.0), "{t:?}");
+    assert!(t.first_look_ms > 0.0, "{t:?}");
+    assert!(parts.iter().sum::<f64>() <= t.identify_ms + 1e-6, "{t:?}");
+}
+
 #[test]
 fn the_vision_finds_and_names_cards_on_faces_it_never_trained_on() {
     let cat = Catalogue::bundled();
@@ -26,6 +34,7 @@ fn the_vision_finds_and_names_cards_on_faces_it_never_trained_on() {
         let scene = renderer.render(2024, i, &SceneOptions::default());
         let analysis = analyzer.analyze(&cat, &scene.image).expect("analyze");
         scores.push(score(&analysis, &scene.truth));
+        assert_parts_within_identify(&analysis.times);
         times.push(analysis.times);
     }
     // Tables with only the five cities on them: nothing else may be invented around them.

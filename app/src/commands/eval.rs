@@ -93,6 +93,10 @@ pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
         r.median_ms.assemble_ms,
         r.median_total_ms
     );
+    println!(
+        "  of identify: first look {:.1} ms, second look {:.1} ms, strips and tokens on the cards {:.1} ms",
+        r.median_ms.first_look_ms, r.median_ms.second_look_ms, r.median_ms.on_cards_ms
+    );
     if !r.faults.is_empty() {
         println!("\nwhat kept layouts from being exact (scenes with it / with it alone):");
         for f in &r.faults {

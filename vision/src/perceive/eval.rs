@@ -460,6 +460,9 @@ pub fn report(scores: &[SceneScore], times: &[StageTimes]) -> Report {
         detect_ms: median(times.iter().map(|t| t.detect_ms).collect()),
         refine_ms: median(times.iter().map(|t| t.refine_ms).collect()),
         identify_ms: median(times.iter().map(|t| t.identify_ms).collect()),
+        first_look_ms: median(times.iter().map(|t| t.first_look_ms).collect()),
+        second_look_ms: median(times.iter().map(|t| t.second_look_ms).collect()),
+        on_cards_ms: median(times.iter().map(|t| t.on_cards_ms).collect()),
         assemble_ms: median(times.iter().map(|t| t.assemble_ms).collect()),
     };
     r.median_total_ms = median(times.iter().map(|t| t.total_ms()).collect());

@@ -94,8 +94,17 @@ pub struct StageTimes {
     pub detect_ms: f64,
     /// Refining the corners of every card found.
     pub refine_ms: f64,
-    /// Cropping and embedding every piece.
+    /// Cropping and embedding every piece: the three parts below and the naming by place
+    /// (city row, sides, copies).
     pub identify_ms: f64,
+    /// Part of `identify_ms`: naming every detection, both ways up.
+    pub first_look_ms: f64,
+    /// Part of `identify_ms`: the second look at the cards left unknown
+    /// ([`second_look`]).
+    pub second_look_ms: f64,
+    /// Part of `identify_ms`: finding and naming the module strips beside the units and
+    /// the tokens and markers on the cards.
+    pub on_cards_ms: f64,
     /// Building the layout.
     pub assemble_ms: f64,
 }
@@ -193,13 +202,16 @@ impl Analyzer {
         let tr = Instant::now();
         let mut pieces =
             assemble::identify_cards(frame, &detections, &self.embedder, &self.gallery)?;
+        let first = Instant::now();
         second_look::look_again(frame, &mut pieces, &self.embedder, &self.gallery)?;
+        let second = Instant::now();
         city_row::read(&mut pieces, self.gallery.thresholds.city_row);
         sides::read(catalogue, &self.gallery, &mut pieces);
         copies::limit(catalogue, &mut pieces);
         // A faint detection that nothing could name, even by its place, is most likely not
         // a card.
         pieces.retain(|p| p.score >= detect::SURE_SCORE || p.id.is_some());
+        let on_cards = Instant::now();
         assemble::read_on_cards(
             catalogue,
             frame,
@@ -209,6 +221,7 @@ impl Analyzer {
             &self.strips,
             &self.gallery,
         )?;
+        let on_cards_end = Instant::now();
         copies::limit(catalogue, &mut pieces);
         let t2 = Instant::now();
         let (layout, has_cities) = assemble::assemble(catalogue, &pieces);
@@ -222,6 +235,9 @@ impl Analyzer {
                 detect_ms: ms(t0, t1),
                 refine_ms: ms(t1, tr),
                 identify_ms: ms(tr, t2),
+                first_look_ms: ms(tr, first),
+                second_look_ms: ms(first, second),
+                on_cards_ms: ms(on_cards, on_cards_end),
                 assemble_ms: ms(t2, t3),
             },
         })
