@@ -106,10 +106,26 @@ pub fn identify_cards(
     embedder: &Embedder,
     gallery: &Gallery,
 ) -> Result<Vec<Piece>, VisionError> {
+    let (mut pieces, crops) = look_one_way(frame, detections, embedder, gallery)?;
+    let again: Vec<usize> = (0..pieces.len())
+        .filter(|&i| worth_turning(&pieces[i]))
+        .collect();
+    look_other_way(&mut pieces, &crops, &again, embedder, gallery)?;
+    Ok(pieces)
+}
+
+/// Crops, embeds and names every detection the way up its corners give, and hands back
+/// the crops too (for [`look_other_way`]).
+pub fn look_one_way(
+    frame: &RgbImage,
+    detections: &[Detection],
+    embedder: &Embedder,
+    gallery: &Gallery,
+) -> Result<(Vec<Piece>, Vec<RgbImage>), VisionError> {
     let classes: Vec<PieceClass> = detections.iter().map(|d| d.class).collect();
     let crops: Vec<RgbImage> = par::map(detections, |d| crop(frame, d.class, &d.corners));
     let first = embedder.embed_classes(&classes, &crops)?;
-    let mut pieces: Vec<Piece> = detections
+    let pieces = detections
         .iter()
         .zip(&first)
         .map(|(d, e)| {
@@ -130,21 +146,33 @@ pub fn identify_cards(
             }
         })
         .collect();
-    let again: Vec<usize> = pieces
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| match p.class {
-            PieceClass::Small => false,
-            PieceClass::Strip => true,
-            PieceClass::Card => p.id.is_none() || p.similarity < SURE_ONE_WAY,
-        })
-        .map(|(i, _)| i)
-        .collect();
-    let turned_classes: Vec<PieceClass> = again.iter().map(|&i| classes[i]).collect();
+    Ok((pieces, crops))
+}
+
+/// Whether a piece looked at one way up is worth looking at the other way up: a card or a
+/// strip, but not a card already named surely ([`SURE_ONE_WAY`]).
+pub fn worth_turning(p: &Piece) -> bool {
+    match p.class {
+        PieceClass::Small => false,
+        PieceClass::Strip => true,
+        PieceClass::Card => p.id.is_none() || p.similarity < SURE_ONE_WAY,
+    }
+}
+
+/// Looks at the pieces `again` (indices into `pieces`, cut as `crops`) the other way up,
+/// and keeps for each the better of its two looks.
+pub fn look_other_way(
+    pieces: &mut [Piece],
+    crops: &[RgbImage],
+    again: &[usize],
+    embedder: &Embedder,
+    gallery: &Gallery,
+) -> Result<(), VisionError> {
+    let classes: Vec<PieceClass> = again.iter().map(|&i| pieces[i].class).collect();
     // The crop from the opposite corner samples the same points as the first one, upside
     // down: turning the first is the same picture without cutting it again.
-    let turned_crops: Vec<RgbImage> = par::map(&again, |&i| image::imageops::rotate180(&crops[i]));
-    let turned = embedder.embed_classes(&turned_classes, &turned_crops)?;
+    let turned_crops: Vec<RgbImage> = par::map(again, |&i| image::imageops::rotate180(&crops[i]));
+    let turned = embedder.embed_classes(&classes, &turned_crops)?;
     for (&i, e) in again.iter().zip(&turned) {
         let p = &mut pieces[i];
         let sims = gallery.similarities(p.class, e);
@@ -162,7 +190,7 @@ pub fn identify_cards(
             p.best = id.best;
         }
     }
-    Ok(pieces)
+    Ok(())
 }
 
 /// The lead over the runner-up from which a token or marker is named on its first crop
@@ -622,6 +650,22 @@ mod tests {
         ];
         p.similarities.clear();
         p
+    }
+
+    #[test]
+    fn only_unsure_cards_and_strips_are_turned() {
+        let sure = upright_card(100.0, 100.0, Some("hornet"), &[("hornet", SURE_ONE_WAY)]);
+        assert!(!worth_turning(&sure));
+        let mut unsure = sure.clone();
+        unsure.similarity = SURE_ONE_WAY - 0.01;
+        assert!(worth_turning(&unsure));
+        let mut unknown = sure.clone();
+        unknown.id = None;
+        assert!(worth_turning(&unknown));
+        let mut strip = sure.clone();
+        strip.class = PieceClass::Strip;
+        assert!(worth_turning(&strip));
+        assert!(!worth_turning(&token(50.0, 50.0, None, 0.2)));
     }
 
     #[test]

@@ -6,23 +6,20 @@
 //! then off, and the card comes out unknown although its face is plain to see.
 //!
 //! So each unknown card whose best match is not hopeless is cropped again with its short
-//! edges moved along its long axis ([`MOVES`]), every crop both ways up. The best named
+//! edges moved along its long axis ([`MOVES`]), both ways up (see below). The best named
 //! crop names the card and gives it its corners, if its similarity reaches
 //! [`super::identify::Thresholds::second_look`]: trying many crops raises the chance that
 //! one of them matches a wrong face by luck, so the bar is higher than a first look's. A
 //! crop that slid onto a card already named was that card seen twice, and names nothing.
 //!
-//! Each card looked at again costs 16 embeddings, about 3 ms on two cores. On the 40-card
-//! bench frame the second look took 9.3 ms of 90 (3 cards). Two cheaper looks were tried on
-//! validation scenes and not kept:
-//! - The moved crops one way up only, the way the first look found best. It lost cards:
-//!   recall fell 0.2 to 1.2 points on each set.
-//! - One way up first, and the other way only for cards that no crop named. Accuracy was the
-//!   same but for one card on one set. With a card bar of 0.55 the bench frame took
-//!   98.7 / 98.2 ms, against 102.0 / 98.1 ms with both ways. That is too little to make
-//!   0.55 safe under the 100 ms target.
+//! The moved crops are first named the way up the first look found best. Only the cards
+//! none of whose crops reaches the bar so are looked at the other way up too. Each card looked
+//! at both ways costs 16 embeddings, about 3 ms on two cores; on validation scenes this
+//! found the same cards but one, and on the 40-card bench frame it took the second look from
+//! 17.7 to 15.9 ms (6 cards, 1 settled one way). Naming the moved crops one way up only
+//! was tried too: it lost cards (recall 0.2 to 1.2 points lower on each validation set).
 
-use super::assemble::{dist, identify_cards, Piece};
+use super::assemble::{dist, look_one_way, look_other_way, worth_turning, Piece};
 use super::detect::{Detection, PieceClass};
 use super::identify::{Embedder, Gallery};
 use super::refine::same_card;
@@ -77,6 +74,11 @@ pub fn moved(corners: &[[f32; 2]; 4], near: f32, far: f32) -> [[f32; 2]; 4] {
     }
 }
 
+/// Whether a look names its card at the bar `bar`.
+fn named_at(look: &Piece, bar: f32) -> bool {
+    look.id.is_some() && look.similarity >= bar
+}
+
 /// Looks again at every unknown card (see the module's doc) and names those that a moved
 /// crop names with confidence, giving them the moved corners.
 pub fn look_again(
@@ -107,15 +109,25 @@ pub fn look_again(
             })
         })
         .collect();
-    let seen = identify_cards(frame, &tries, embedder, gallery)?;
     let bar = gallery.thresholds.second_look;
+    // First the moved crops the way up the first look found best; then, for the cards none
+    // of whose crops reaches the bar so, the other way up too.
+    let (mut seen, crops) = look_one_way(frame, &tries, embedder, gallery)?;
+    let turn: Vec<usize> = seen
+        .chunks(MOVES.len())
+        .enumerate()
+        .filter(|(_, looks)| !looks.iter().any(|l| named_at(l, bar)))
+        .flat_map(|(k, _)| k * MOVES.len()..(k + 1) * MOVES.len())
+        .filter(|&i| worth_turning(&seen[i]))
+        .collect();
+    look_other_way(&mut seen, &crops, &turn, embedder, gallery)?;
     let mut named: Vec<(usize, Piece)> = again
         .iter()
         .zip(seen.chunks(MOVES.len()))
         .filter_map(|(&i, looks)| {
             looks
                 .iter()
-                .filter(|l| l.id.is_some() && l.similarity >= bar)
+                .filter(|l| named_at(l, bar))
                 .max_by(|a, b| a.similarity.total_cmp(&b.similarity))
                 .map(|best| (i, best.clone()))
         })
