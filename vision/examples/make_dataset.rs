@@ -41,6 +41,17 @@ fn arg(i: usize, default: u64) -> Result<u64, String> {
     }
 }
 
+/// Crops and their labels from each core's share, joined in order.
+fn joined(parts: Vec<(Vec<RgbImage>, Vec<i32>)>) -> (Vec<RgbImage>, Vec<i32>) {
+    let mut crops = Vec::new();
+    let mut labels = Vec::new();
+    for (c, l) in parts {
+        crops.extend(c);
+        labels.extend(l);
+    }
+    (crops, labels)
+}
+
 fn run() -> Result<(), String> {
     let out = PathBuf::from(
         std::env::args()
@@ -104,12 +115,7 @@ fn run() -> Result<(), String> {
             }
             (crops, labels)
         });
-        let mut gallery = Vec::new();
-        let mut glabels = Vec::new();
-        for (c, l) in per_style_faces {
-            gallery.extend(c);
-            glabels.extend(l);
-        }
+        let (gallery, glabels) = joined(per_style_faces);
         npy::write_images(&out.join("emb_gallery.npy"), &gallery)?;
         npy::write_i32(&out.join("emb_glabels.npy"), &glabels, 2)?;
         eprintln!("gallery: {} faces", gallery.len());
@@ -165,12 +171,7 @@ fn run() -> Result<(), String> {
             }
             (crops, labels)
         });
-        let mut queries = Vec::new();
-        let mut qlabels = Vec::new();
-        for (c, l) in results {
-            queries.extend(c);
-            qlabels.extend(l);
-        }
+        let (queries, qlabels) = joined(results);
         npy::write_images(&out.join("emb_queries.npy"), &queries)?;
         npy::write_i32(&out.join("emb_qlabels.npy"), &qlabels, 2)?;
         eprintln!(

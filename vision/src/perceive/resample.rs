@@ -99,9 +99,8 @@ impl<'a> Pixels<'a> {
     }
 
     /// Bilinear interpolation (edges clamped) at each of `xs` and `ys`, into `out`: first
-    /// where every
-    /// sample's pixels lie (arithmetic the compiler runs on several at once), then the
-    /// pixels.
+    /// where every sample's pixels lie (arithmetic the compiler runs on several at once),
+    /// then the pixels.
     fn bilinear_row(
         &self,
         xs: &[f32],
