@@ -40,6 +40,9 @@ use super::refine::same_card;
 use super::VisionError;
 use image::RgbImage;
 
+/// A card's corners.
+type Quad = [[f32; 2]; 4];
+
 /// How the second look moves a card's short edges, as shares of its length along its long
 /// axis (positive: towards the far edge's outside): (near edge, far edge). Slides of the
 /// whole card, then one edge in or out.
@@ -120,9 +123,10 @@ pub const SHAPE_TOLERANCE: f32 = 0.15;
 /// it is also looked at in the neighbour's shape.
 pub const TURN_TOLERANCE: f32 = 0.2;
 
-/// The quad in which to look again at an unknown card: where its own is unlike the nearest
-/// named card's (a weak detection in a crowded column often gets the size or the turn
-/// wrong, while its centre is about right), the neighbour's quad moved onto its centre.
+/// Where an unknown card's quad is unlike the nearest named card's (a weak detection in a
+/// crowded column often gets the size or the turn wrong, while its centre is about right),
+/// the neighbour's quad moved onto its centre; `None` where it is alike, or no card is
+/// named.
 fn reshaped(p: &Piece, pieces: &[Piece]) -> Option<Quad> {
     let here = centre(&p.corners);
     let n = pieces
@@ -218,9 +222,6 @@ pub fn look_again(
     }
     Ok(())
 }
-
-/// A card's corners.
-type Quad = [[f32; 2]; 4];
 
 /// Looks at each card `cards[k]` (an index into `pieces`) in each of its quads `quads[k]`,
 /// and gives its best look that names it at the bar `bar`, if any. The quads are named
