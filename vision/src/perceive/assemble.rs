@@ -427,7 +427,8 @@ fn sub(a: [f32; 2], b: [f32; 2]) -> [f32; 2] {
     [a[0] - b[0], a[1] - b[1]]
 }
 
-fn midpoint(a: [f32; 2], b: [f32; 2]) -> [f32; 2] {
+/// The point halfway between two points.
+pub(crate) fn midpoint(a: [f32; 2], b: [f32; 2]) -> [f32; 2] {
     [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]
 }
 

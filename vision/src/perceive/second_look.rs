@@ -33,7 +33,7 @@
 //! 17.7 to 15.9 ms (6 cards, 1 settled one way). Naming the moved crops one way up only
 //! was tried too: it lost cards (recall 0.2 to 1.2 points lower on each validation set).
 
-use super::assemble::{centre, dist, look_one_way, look_other_way, worth_turning, Piece};
+use super::assemble::{centre, dist, look_one_way, look_other_way, midpoint, worth_turning, Piece};
 use super::detect::{Detection, PieceClass};
 use super::identify::{Embedder, Gallery};
 use super::refine::same_card;
@@ -110,10 +110,6 @@ fn shape(c: &[[f32; 2]; 4]) -> (f32, f32, f32) {
         .atan2(to[0] - from[0])
         .rem_euclid(std::f32::consts::PI);
     (short, long, angle)
-}
-
-fn midpoint(a: [f32; 2], b: [f32; 2]) -> [f32; 2] {
-    [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]
 }
 
 /// How far a card's short or long side may differ from its nearest named neighbour's, as a
