@@ -21,6 +21,9 @@ const SMALL_MARGIN: f32 = 0.03;
 /// Default least similarity of a card named on a second look (chosen on validation scenes:
 /// `vision/src/perceive/second_look.rs`).
 const SECOND_LOOK: f32 = 0.6;
+/// Default least similarity of a token or marker the token finder saw only faintly
+/// (chosen on validation scenes: `read_on_cards` in `vision/src/perceive/assemble.rs`).
+const FAINT_SMALL: f32 = 0.7;
 /// Embedding length.
 pub const DIM: usize = 64;
 /// Share of a module card's width that shows beside its robot.
@@ -291,6 +294,10 @@ pub struct Thresholds {
     /// Least similarity of a card named on a second look, from crops with its edges moved
     /// ([`super::second_look`]); absent in older files: the default.
     pub second_look: f32,
+    /// Least similarity of a token or marker that the token finder saw only faintly
+    /// ([`super::tokens::Spot::faint`]): such a spot is kept only if named, and at this bar;
+    /// absent in older files: the default.
+    pub faint_small: f32,
 }
 
 impl Default for Thresholds {
@@ -304,6 +311,7 @@ impl Default for Thresholds {
             margin: 0.04,
             small_margin: SMALL_MARGIN,
             second_look: SECOND_LOOK,
+            faint_small: FAINT_SMALL,
         }
     }
 }
@@ -685,6 +693,7 @@ mod tests {
         assert_eq!(t.min_margin(PieceClass::Strip), 0.05);
         assert_eq!(t.min_margin(PieceClass::Small), SMALL_MARGIN);
         assert_eq!(t.second_look, SECOND_LOOK);
+        assert_eq!(t.faint_small, FAINT_SMALL);
     }
 
     #[test]

@@ -18,12 +18,34 @@ pub const CARD_CROP_H: u32 = 68;
 const STRIDE: f32 = 2.0;
 /// A token's diameter as a share of a card's width (18 mm of 63 mm).
 pub const TOKEN_SHARE: f32 = 18.0 / 63.0;
+/// The least heat-map peak of a spot the finder reports.
+pub const LEAST_PEAK: f32 = 0.2;
+/// The heat-map peak from which a spot is sure; below it, down to [`LEAST_PEAK`], it is
+/// *faint*: most often print on the card, sometimes a real token on a card whose corners
+/// are a little off (a weak detection), which the finder then sees less clearly.
+pub const SURE_PEAK: f32 = 0.4;
+
+/// A token or marker the finder found on a card.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spot {
+    /// Its square in frame pixels, clockwise from the top-left.
+    pub corners: [[f32; 2]; 4],
+    /// The heat map's peak there, from 0 to 1.
+    pub peak: f32,
+}
+
+impl Spot {
+    /// Whether the finder saw it only faintly (its peak is below [`SURE_PEAK`]).
+    pub fn faint(&self) -> bool {
+        self.peak < SURE_PEAK
+    }
+}
 
 /// The token-finder network.
 #[derive(Debug)]
 pub struct TokenFinder {
     net: ItemNet,
-    /// Minimum heat-map peak.
+    /// The least heat-map peak of a spot it reports ([`LEAST_PEAK`] unless changed).
     pub threshold: f32,
 }
 
@@ -36,17 +58,17 @@ impl TokenFinder {
                 bytes,
                 [3, CARD_CROP_H as usize, CARD_CROP_W as usize],
             )?,
-            threshold: 0.4,
+            threshold: LEAST_PEAK,
         })
     }
 
-    /// For each card (corners clockwise from its printed top-left), the square of every
-    /// token or marker found on it, in frame pixels. Runs on every core.
+    /// For each card (corners clockwise from its printed top-left), every token or marker
+    /// found on it, strongest first. Runs on every core.
     pub fn find(
         &self,
         frame: &RgbImage,
         cards: &[[[f32; 2]; 4]],
-    ) -> Result<Vec<Vec<[[f32; 2]; 4]>>, VisionError> {
+    ) -> Result<Vec<Vec<Spot>>, VisionError> {
         par::split(cards, LEAST_SHARE, |share| self.find_here(frame, share))
     }
 
@@ -55,7 +77,7 @@ impl TokenFinder {
         &self,
         frame: &RgbImage,
         cards: &[[[f32; 2]; 4]],
-    ) -> Result<Vec<Vec<[[f32; 2]; 4]>>, VisionError> {
+    ) -> Result<Vec<Vec<Spot>>, VisionError> {
         let (heat, shape) = self.net.run_items(cards.len(), |i, buf| {
             push_chw(buf, &rectify(frame, &cards[i], CARD_CROP_W, CARD_CROP_H))
         })?;
@@ -75,13 +97,7 @@ impl TokenFinder {
             .collect())
     }
 
-    fn squares(
-        &self,
-        plane: &[f32],
-        gh: usize,
-        gw: usize,
-        card: &[[f32; 2]; 4],
-    ) -> Vec<[[f32; 2]; 4]> {
+    fn squares(&self, plane: &[f32], gh: usize, gw: usize, card: &[[f32; 2]; 4]) -> Vec<Spot> {
         let Some(m) = unit_square_to_quad(card) else {
             return Vec::new();
         };
@@ -103,14 +119,48 @@ impl TokenFinder {
                 let w = f64::from((y as f32 + 0.5 + dy) * STRIDE / CARD_CROP_H as f32);
                 let (cx, cy) = apply(&m, u, w);
                 let (cx, cy) = (cx as f32, cy as f32);
-                found.push([
-                    [cx - half, cy - half],
-                    [cx + half, cy - half],
-                    [cx + half, cy + half],
-                    [cx - half, cy + half],
-                ]);
+                found.push(Spot {
+                    corners: [
+                        [cx - half, cy - half],
+                        [cx + half, cy - half],
+                        [cx + half, cy + half],
+                        [cx - half, cy + half],
+                    ],
+                    peak: 1.0 / (1.0 + (-v).exp()),
+                });
             }
         }
+        found.sort_by(|a, b| b.peak.total_cmp(&a.peak));
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perceive::TOKENS_ONNX;
+
+    #[test]
+    fn spots_come_strongest_first_and_weak_ones_are_faint_or_dropped() {
+        let finder = TokenFinder::load(TOKENS_ONNX).expect("token finder");
+        let (gw, gh) = (CARD_CROP_W as usize / 2, CARD_CROP_H as usize / 2);
+        let mut plane = vec![-6.0f32; gw * gh];
+        let logit = |p: f32| (p / (1.0 - p)).ln();
+        plane[5 * gw + 5] = logit(0.3);
+        plane[20 * gw + 15] = logit(0.9);
+        plane[28 * gw + 8] = logit(0.1);
+        let card = [[0.0, 0.0], [48.0, 0.0], [48.0, 68.0], [0.0, 68.0]];
+        let spots = finder.squares(&plane, gh, gw, &card);
+        assert_eq!(spots.len(), 2, "{spots:?}");
+        assert!((spots[0].peak - 0.9).abs() < 1e-3 && !spots[0].faint());
+        assert!((spots[1].peak - 0.3).abs() < 1e-3 && spots[1].faint());
+        // The strong one lies where its cell is, a token's width wide.
+        let c = spots[0].corners;
+        let centre = [(c[0][0] + c[2][0]) / 2.0, (c[0][1] + c[2][1]) / 2.0];
+        assert!(
+            (centre[0] - 31.0).abs() < 1.0 && (centre[1] - 41.0).abs() < 1.0,
+            "{centre:?}"
+        );
+        assert!(((c[1][0] - c[0][0]) - 48.0 * TOKEN_SHARE).abs() < 0.1);
     }
 }
