@@ -12,7 +12,7 @@
 
 use super::nn::{push_chw, Net};
 use super::par;
-use super::peaks::is_peak;
+use super::peaks::{is_peak, sigmoid};
 use super::resample::area_resize;
 use super::VisionError;
 use image::{Rgb, RgbImage};
@@ -272,10 +272,6 @@ fn stitch(
         out.extend_from_slice(&r[mid - off..]);
     }
     (out, vec![1, channels, gh, gw])
-}
-
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 /// Turns the raw output (`classes` heat maps then 8 corner offsets, each gh x gw) into

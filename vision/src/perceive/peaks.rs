@@ -45,6 +45,11 @@ pub fn subcell(plane: &[f32], gw: usize, gh: usize, x: usize, y: usize) -> (f32,
     (dx, dy)
 }
 
+/// The logistic function: a heat map's raw value as a probability.
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,12 +47,11 @@
 use super::assemble::{centre, dist, look_one_way, look_other_way, midpoint, worth_turning, Piece};
 use super::detect::{Detection, PieceClass};
 use super::identify::{Embedder, Gallery};
+use super::quad_window::Quad;
 use super::refine::same_card;
 use super::VisionError;
 use image::RgbImage;
 
-/// A card's corners.
-type Quad = [[f32; 2]; 4];
 /// One look, or none, for each card looked at.
 type Looks = Vec<Option<Piece>>;
 
@@ -238,24 +237,25 @@ pub fn look_again(
     // twice, and stays unknown. Of two moved crops on one card, the better one names it.
     named.sort_by(|a, b| b.1.similarity.total_cmp(&a.1.similarity));
     for (i, look) in named {
-        let twice = pieces.iter().any(|p| {
-            p.class == PieceClass::Card && p.id.is_some() && same_card(&p.corners, &look.corners)
-        });
-        if !twice {
+        if !seen_twice(pieces, &look.corners) {
             pieces[i] = look;
         }
     }
     Ok(())
 }
 
+/// Whether a crop at `corners` is a card already named seen twice.
+fn seen_twice(pieces: &[Piece], corners: &Quad) -> bool {
+    pieces
+        .iter()
+        .any(|p| p.class == PieceClass::Card && p.id.is_some() && same_card(&p.corners, corners))
+}
+
 /// The look at an unknown card `p` that its naming by place should start from: `look`,
 /// kept unknown, if it is more like its best face than `p`'s first look was, that best face
 /// is the first look's too, and it is not a card already named seen twice; else `None`.
 fn closer(p: &Piece, look: Piece, pieces: &[Piece]) -> Option<Piece> {
-    let twice = pieces.iter().any(|q| {
-        q.class == PieceClass::Card && q.id.is_some() && same_card(&q.corners, &look.corners)
-    });
-    (!twice && look.best == p.best && look.similarity > p.similarity)
+    (!seen_twice(pieces, &look.corners) && look.best == p.best && look.similarity > p.similarity)
         .then_some(Piece { id: None, ..look })
 }
 

@@ -5,7 +5,7 @@
 
 use super::nn::{push_chw, ItemNet, LEAST_SHARE};
 use super::par;
-use super::peaks::{is_peak, subcell};
+use super::peaks::{is_peak, sigmoid, subcell};
 use super::resample::{apply, rectify, unit_square_to_quad};
 use super::VisionError;
 use image::RgbImage;
@@ -126,7 +126,7 @@ impl TokenFinder {
                         [cx + half, cy + half],
                         [cx - half, cy + half],
                     ],
-                    peak: 1.0 / (1.0 + (-v).exp()),
+                    peak: sigmoid(v),
                 });
             }
         }
