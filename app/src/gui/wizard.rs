@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use tablelens_engine::catalogue::{CityOverride, Overrides};
 use tablelens_engine::{Catalogue, CityId, Kind};
 use tablelens_vision::perceive::identify::{class_of, crop, entries_of, face_crop};
-use tablelens_vision::perceive::{embedder_fingerprint, Analysis, Embedder, Gallery};
+use tablelens_vision::perceive::look_alike::SmallPicture;
+use tablelens_vision::perceive::{embedder_fingerprint, Analysis, Embedder, Gallery, PieceClass};
 use tablelens_vision::render::face;
 
 /// One piece to enrol.
@@ -185,6 +186,7 @@ impl Wizard {
                 model: embedder_fingerprint(),
                 entries: Vec::new(),
                 thresholds: Default::default(),
+                pictures: Vec::new(),
             });
         if !captured.is_empty() {
             let embedder = Embedder::builtin().map_err(|e| e.to_string())?;
@@ -200,6 +202,13 @@ impl Wizard {
                 .entries
                 .retain(|e| !captured.iter().any(|i| i.id == e.id));
             gallery.entries.extend(entries);
+            gallery
+                .pictures
+                .retain(|p| !captured.iter().any(|i| i.id == p.id));
+            gallery.pictures.extend(captured.iter().filter_map(|i| {
+                let crop = i.crop.as_ref()?;
+                (class_of(cat, &i.id) == PieceClass::Small).then(|| SmallPicture::of(&i.id, crop))
+            }));
             gallery.save(&gallery_path).map_err(|e| e.to_string())?;
         }
         let toml_path = self.dir.join("catalogue.toml");

@@ -39,7 +39,8 @@ pub struct Piece {
     pub best: String,
     /// For a card, its best similarity to each enrolled card face (both ways up), by which
     /// a later stage may name it among the faces its place allows ([`super::city_row`],
-    /// [`super::sides`]); empty for other pieces.
+    /// [`super::sides`]); for a token or marker, to each component its card can carry, by
+    /// which two look-alikes are told apart ([`super::look_alike`]); empty for strips.
     pub similarities: Vec<(String, f32)>,
 }
 
@@ -295,11 +296,18 @@ pub fn read_on_cards(
         PieceClass::Small => gallery.name_among(b.class, sims, |id| small_fits(id, b.on_city)),
         _ => gallery.name_among(b.class, sims, |_| true),
     };
-    let mut ids: Vec<Identity> = extra
+    // Each piece's similarities to the components it may be, as it was last named from.
+    let admitted = |b: &Beside, sims: Vec<(String, f32)>| -> Vec<(String, f32)> {
+        sims.into_iter()
+            .filter(|(id, _)| b.class != PieceClass::Small || small_fits(id, b.on_city))
+            .collect()
+    };
+    let mut sims: Vec<Vec<(String, f32)>> = extra
         .iter()
         .zip(&embeddings)
-        .map(|(b, e)| name(b, &gallery.similarities(b.class, e)))
+        .map(|(b, e)| admitted(b, gallery.similarities(b.class, e)))
         .collect();
+    let mut ids: Vec<Identity> = extra.iter().zip(&sims).map(|(b, s)| name(b, s)).collect();
     // A token or marker not named with a clear lead is looked at three more times, turned
     // by quarters (it lies at any angle, and its glyph reads differently each way), and
     // named by its mean similarities over the four; a faint spot only if its first crop
@@ -316,12 +324,13 @@ pub fn read_on_cards(
     let more = embedder.embed(PieceClass::Small, &turned)?;
     for (&i, three) in unsure.iter().zip(more.chunks(3)) {
         let four: Vec<&[f32; DIM]> = std::iter::once(&embeddings[i]).chain(three).collect();
-        ids[i] = name(
+        sims[i] = admitted(
             &extra[i],
-            &gallery.mean_similarities(PieceClass::Small, &four),
+            gallery.mean_similarities(PieceClass::Small, &four),
         );
+        ids[i] = name(&extra[i], &sims[i]);
     }
-    for (b, id) in extra.into_iter().zip(ids) {
+    for ((b, id), sims) in extra.into_iter().zip(ids).zip(sims) {
         let Beside {
             class,
             corners,
@@ -344,7 +353,11 @@ pub fn read_on_cards(
             id: id.id,
             similarity: id.score,
             best: id.best,
-            similarities: Vec::new(),
+            similarities: if class == PieceClass::Small {
+                sims
+            } else {
+                Vec::new()
+            },
         });
     }
     drop_repeats(pieces, first_new);

@@ -2,6 +2,7 @@
 //! embedder); the nearest face in the player's gallery names it, or nobody does when the
 //! match is weak (an unknown piece is reported as unknown, never as a wrong guess).
 
+use super::look_alike::SmallPicture;
 use super::nn::{push_chw, ItemNet, LEAST_SHARE};
 use super::par;
 use super::resample::{area_resize, rectify};
@@ -24,6 +25,9 @@ const SECOND_LOOK: f32 = 0.6;
 /// Default least similarity of a token or marker the token finder saw only faintly
 /// (chosen on validation scenes: `read_on_cards` in `vision/src/perceive/assemble.rs`).
 const FAINT_SMALL: f32 = 0.7;
+/// Default least lead of one look-alike's pictures over the other's (chosen on validation
+/// scenes: `vision/src/perceive/look_alike.rs`).
+const LOOK_ALIKE: f32 = 0.04;
 /// Embedding length.
 pub const DIM: usize = 64;
 /// Share of a module card's width that shows beside its robot.
@@ -105,10 +109,15 @@ pub fn face_crop(face: &RgbImage, class: PieceClass) -> RgbImage {
 /// A square picture turned clockwise by `eighths` eighths of a turn about its centre (what
 /// falls outside it takes the colour of its nearest edge).
 pub fn turned(square: &RgbImage, eighths: u8) -> RgbImage {
+    rotated(square, f32::from(eighths) * std::f32::consts::FRAC_PI_4)
+}
+
+/// A picture turned clockwise by `angle` radians about its centre (what falls outside it
+/// takes the colour of its nearest edge).
+pub fn rotated(square: &RgbImage, angle: f32) -> RgbImage {
     let (w, h) = square.dimensions();
     let (cx, cy) = (w as f32 / 2.0, h as f32 / 2.0);
-    let angle = -f32::from(eighths) * std::f32::consts::FRAC_PI_4;
-    let (s, c) = angle.sin_cos();
+    let (s, c) = (-angle).sin_cos();
     // Output corner k samples the picture at that corner turned back about the centre.
     let quad = [
         [0.0, 0.0],
@@ -248,6 +257,11 @@ pub struct Gallery {
     /// When a match is sure enough to name a piece (absent in older files: the defaults).
     #[serde(default)]
     pub thresholds: Thresholds,
+    /// Small pictures of the enrolled tokens and markers, by which two look-alikes the
+    /// embedder cannot separate are told apart ([`super::look_alike`]); absent in older
+    /// files, which then go without that check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pictures: Vec<SmallPicture>,
 }
 
 /// What identification concluded about one crop.
@@ -298,6 +312,10 @@ pub struct Thresholds {
     /// ([`super::tokens::Spot::faint`]): such a spot is kept only if named, and at this bar;
     /// absent in older files: the default.
     pub faint_small: f32,
+    /// Least lead of one look-alike's enrolled pictures over the other's (in normalised
+    /// cross-correlation) for a token or marker to be named by them
+    /// ([`super::look_alike`]); absent in older files: the default.
+    pub look_alike: f32,
 }
 
 impl Default for Thresholds {
@@ -312,6 +330,7 @@ impl Default for Thresholds {
             small_margin: SMALL_MARGIN,
             second_look: SECOND_LOOK,
             faint_small: FAINT_SMALL,
+            look_alike: LOOK_ALIKE,
         }
     }
 }
@@ -348,6 +367,9 @@ impl Gallery {
                 "{}: embeddings of the wrong length",
                 path.display()
             )));
+        }
+        if let Some(e) = g.pictures.iter().find_map(|p| p.image().err()) {
+            return Err(VisionError::Input(format!("{}: {e}", path.display())));
         }
         Ok(g)
     }
@@ -514,10 +536,14 @@ pub fn gallery_of(
     model: &str,
     faces: Vec<(String, RgbImage)>,
 ) -> Result<Gallery, VisionError> {
+    let mut pictures = Vec::new();
     let crops = faces
         .into_iter()
         .map(|(id, img)| {
             let class = class_of(catalogue, &id);
+            if class == PieceClass::Small {
+                pictures.push(SmallPicture::of(&id, &img));
+            }
             (id, class, face_crop(&img, class))
         })
         .collect();
@@ -525,6 +551,7 @@ pub fn gallery_of(
         model: model.to_string(),
         entries: entries_of(embedder, crops)?,
         thresholds: Thresholds::default(),
+        pictures,
     })
 }
 
@@ -634,6 +661,7 @@ mod tests {
                 small_margin: 0.03,
                 ..Thresholds::default()
             },
+            pictures: Vec::new(),
         };
         // Similar to the first face by 0.7 and to the second by 0.665: a lead of 0.035.
         let mut e = [0f32; DIM];
@@ -659,6 +687,7 @@ mod tests {
                 entry("token_plus2", PieceClass::Small, 2),
             ],
             thresholds: Thresholds::default(),
+            pictures: Vec::new(),
         };
         let (mut a, mut b) = ([0f32; DIM], [0f32; DIM]);
         (a[0], a[1], a[2]) = (0.6, 0.5, 0.1);
@@ -694,6 +723,47 @@ mod tests {
         assert_eq!(t.min_margin(PieceClass::Small), SMALL_MARGIN);
         assert_eq!(t.second_look, SECOND_LOOK);
         assert_eq!(t.faint_small, FAINT_SMALL);
+        assert_eq!(t.look_alike, LOOK_ALIKE);
+    }
+
+    #[test]
+    fn gallery_files_keep_token_pictures_and_refuse_broken_ones() {
+        let dir = std::env::temp_dir().join(format!("tl-gallery-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.json");
+        // A file from before pictures were kept loads, without them.
+        std::fs::write(&path, r#"{"model": "m", "entries": []}"#).unwrap();
+        assert!(Gallery::load(&path).unwrap().pictures.is_empty());
+        let mut g = Gallery {
+            model: "m".into(),
+            entries: vec![entry("token_plus1", PieceClass::Small, 0)],
+            thresholds: Thresholds::default(),
+            pictures: vec![SmallPicture::of("token_plus1", &picture())],
+        };
+        g.save(&path).unwrap();
+        assert_eq!(Gallery::load(&path).unwrap(), g);
+        g.pictures[0].rgb.truncate(10);
+        g.save(&path).unwrap();
+        let err = Gallery::load(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("token_plus1") && err.contains("digits"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn enrolment_keeps_a_picture_of_each_token_only() {
+        let cat = Catalogue::bundled();
+        let embedder = Embedder::builtin().unwrap();
+        let faces = vec![
+            ("hornet".to_string(), picture()),
+            ("token_plus1".to_string(), picture()),
+        ];
+        let g = gallery_of(&cat, &embedder, "m", faces).unwrap();
+        assert_eq!(g.pictures.len(), 1);
+        assert_eq!(g.pictures[0].id, "token_plus1");
+        assert!(g.pictures[0].image().is_ok());
     }
 
     #[test]

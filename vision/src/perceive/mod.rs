@@ -18,6 +18,7 @@ pub mod copies;
 pub mod detect;
 pub mod eval;
 pub mod identify;
+pub mod look_alike;
 pub mod nn;
 pub mod par;
 pub mod peaks;
@@ -138,6 +139,7 @@ pub struct Analyzer {
     tokens: TokenFinder,
     strips: StripFinder,
     gallery: Gallery,
+    look_alikes: look_alike::LookAlikes,
 }
 
 impl Analyzer {
@@ -156,6 +158,7 @@ impl Analyzer {
             embedder: Embedder::builtin()?,
             tokens: TokenFinder::load(TOKENS_ONNX)?,
             strips: StripFinder::load(STRIPS_ONNX)?,
+            look_alikes: look_alike::LookAlikes::new(&gallery.pictures),
             gallery,
         })
     }
@@ -221,6 +224,12 @@ impl Analyzer {
             &self.strips,
             &self.gallery,
         )?;
+        look_alike::settle(
+            frame,
+            &mut pieces,
+            &self.look_alikes,
+            &self.gallery.thresholds,
+        );
         let on_cards_end = Instant::now();
         copies::limit(catalogue, &mut pieces);
         let t2 = Instant::now();

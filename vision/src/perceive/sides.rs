@@ -80,6 +80,7 @@ mod tests {
             model: String::new(),
             entries: Vec::new(),
             thresholds: Thresholds::default(),
+            pictures: Vec::new(),
         }
     }
 

@@ -1,0 +1,416 @@
+//! Telling look-alike tokens apart by their enrolled pictures.
+//!
+//! Two of The Convoy's tokens, +1 and +2, differ in one glyph, a few pixels wide at the
+//! table. The token embedder sees a spot stretched to its 40x56 crop and often finds such a
+//! token too close to call, or names it wrong when it is blurred or tilted
+//! (`models/token_embedder.md`). This stage then compares the spot with the enrolled
+//! pictures of the two components the embedder could not separate: at every 15-degree turn
+//! and at small shifts, the normalised cross-correlation of each colour channel over a disc
+//! inside the token (so that neither the light nor the card beneath counts), averaged over
+//! the channels. The component whose picture matches better is named when it leads by
+//! `thresholds.look_alike` ([`super::identify::Thresholds`]); otherwise the embedder's
+//! verdict stands.
+//!
+//! The pictures are the player's own (kept small in the gallery by `tablelens enroll`), so
+//! this holds for any deck: nothing here knows what a +1 looks like.
+//!
+//! Chosen on validation scenes (seeds 12 / 11 / 13, decks 1 and 2; `models/token_embedder.md`):
+//! layouts exact rose from 43.3 / 33.3 / 43.3 / 30.0 / 38.3% to 48.3 / 43.3 / 46.7 / 30.0 /
+//! 38.3%, tokens on the right unit from 85.0 / 86.1 / 82.6% to 87.5 / 88.8 / 85.8% on the
+//! canonical deck (decks 1 and 2 unchanged), with one more token named wrong on seed 12. A
+//! lead of 0.03 named more, and more wrong; letting the pictures overrule a token the
+//! embedder had named by a small lead named more wrong on seed 11 and gained nothing.
+
+use super::assemble::Piece;
+use super::detect::PieceClass;
+use super::identify::{rotated, upright_square, Thresholds};
+use super::resample::{area_resize, rectify};
+use image::RgbImage;
+use serde::{Deserialize, Serialize};
+
+/// Side in pixels of a small piece's picture as the gallery keeps it, and of the token in
+/// the window cut around a spot at the table.
+pub const PICTURE_SIDE: u32 = 32;
+/// Side of the window cut around a spot: half a token more than the token, so that the
+/// token can be looked for at shifts of up to [`SHIFT`] pixels.
+const WINDOW: u32 = PICTURE_SIDE * 3 / 2;
+/// Turns of each picture tried: every 15 degrees.
+const TURNS: usize = 24;
+/// Largest shift tried, in window pixels, each way.
+const SHIFT: i32 = 4;
+/// Step between shifts tried.
+const SHIFT_STEP: usize = 2;
+/// Radius of the disc compared, as a share of the picture's side (inside the token's rim,
+/// which is all that shows of the card beneath in most faces).
+const DISC: f32 = 0.42;
+/// Blur (Gaussian sigma, in picture pixels) given to the pictures: a token at the table is
+/// seldom as sharp as its enrolled picture.
+const BLUR: f32 = 1.0;
+
+/// A small piece's enrolled picture as the gallery keeps it: reduced to [`PICTURE_SIDE`]
+/// pixels a side, as hexadecimal RGB bytes row by row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SmallPicture {
+    /// Component id (`token_plus1`, ...).
+    pub id: String,
+    /// The picture's RGB bytes in hexadecimal.
+    pub rgb: String,
+}
+
+impl SmallPicture {
+    /// The picture of `id` kept from its face picture (the piece alone, cropped to its
+    /// outline), or from its crop as the embedder sees it (its square stretched).
+    pub fn of(id: &str, face: &RgbImage) -> SmallPicture {
+        let small = area_resize(face, PICTURE_SIDE, PICTURE_SIDE);
+        SmallPicture {
+            id: id.to_string(),
+            rgb: small.as_raw().iter().map(|b| format!("{b:02x}")).collect(),
+        }
+    }
+
+    /// The picture, or why it cannot be read.
+    pub fn image(&self) -> Result<RgbImage, String> {
+        let want = (PICTURE_SIDE * PICTURE_SIDE * 3) as usize;
+        let text = self.rgb.as_bytes();
+        if text.len() != want * 2 {
+            return Err(format!(
+                "the picture of {} has {} hexadecimal digits, not {}",
+                self.id,
+                text.len(),
+                want * 2
+            ));
+        }
+        let bytes = text
+            .chunks(2)
+            .map(|pair| {
+                std::str::from_utf8(pair)
+                    .ok()
+                    .and_then(|s| u8::from_str_radix(s, 16).ok())
+            })
+            .collect::<Option<Vec<u8>>>()
+            .ok_or_else(|| format!("the picture of {} is not hexadecimal", self.id))?;
+        RgbImage::from_raw(PICTURE_SIDE, PICTURE_SIDE, bytes)
+            .ok_or_else(|| format!("the picture of {} has the wrong size", self.id))
+    }
+}
+
+/// Every enrolled small picture at every turn, ready to be compared with spots.
+#[derive(Debug, Clone, Default)]
+pub struct LookAlikes {
+    /// The pixels compared, `(x, y)` in a picture.
+    disc: Vec<(u32, u32)>,
+    /// Per component, one template per picture and turn: the disc's pixels channel after
+    /// channel, each channel with zero mean and unit length.
+    faces: Vec<(String, Vec<Vec<f32>>)>,
+}
+
+impl LookAlikes {
+    /// Templates of the pictures (those that cannot be read are left out; a gallery is
+    /// checked when it is loaded).
+    pub fn new(pictures: &[SmallPicture]) -> LookAlikes {
+        let c = (PICTURE_SIDE as f32 - 1.0) / 2.0;
+        let r = DISC * PICTURE_SIDE as f32;
+        let disc: Vec<(u32, u32)> = (0..PICTURE_SIDE)
+            .flat_map(|y| (0..PICTURE_SIDE).map(move |x| (x, y)))
+            .filter(|&(x, y)| (x as f32 - c).powi(2) + (y as f32 - c).powi(2) <= r * r)
+            .collect();
+        let mut faces: Vec<(String, Vec<Vec<f32>>)> = Vec::new();
+        for picture in pictures {
+            let Ok(img) = picture.image() else {
+                continue;
+            };
+            let blurred = image::imageops::blur(&img, BLUR);
+            let templates = (0..TURNS).map(|k| {
+                let angle = k as f32 * std::f32::consts::TAU / TURNS as f32;
+                normalised(&disc_pixels(&rotated(&blurred, angle), &disc, 0, 0))
+            });
+            match faces.iter_mut().find(|(id, _)| *id == picture.id) {
+                Some((_, t)) => t.extend(templates),
+                None => faces.push((picture.id.clone(), templates.collect())),
+            }
+        }
+        LookAlikes { disc, faces }
+    }
+
+    /// Whether any picture is held.
+    pub fn is_empty(&self) -> bool {
+        self.faces.is_empty()
+    }
+
+    /// Which of components `a` and `b` the small piece at `corners` looks like more, and by
+    /// how much its best correlation leads the other's; `None` when either has no picture.
+    pub fn tell_apart(
+        &self,
+        frame: &RgbImage,
+        corners: &[[f32; 2]; 4],
+        a: &str,
+        b: &str,
+    ) -> Option<(String, f32)> {
+        let of = |id: &str| {
+            self.faces
+                .iter()
+                .find(|(f, _)| f == id)
+                .map(|(_, t)| t.as_slice())
+        };
+        let (ta, tb) = (of(a)?, of(b)?);
+        let window = window(frame, corners);
+        let (sa, sb) = (self.best(&window, ta), self.best(&window, tb));
+        Some(if sa >= sb {
+            (a.to_string(), sa - sb)
+        } else {
+            (b.to_string(), sb - sa)
+        })
+    }
+
+    /// The best correlation of any template with the window at any shift.
+    fn best(&self, window: &RgbImage, templates: &[Vec<f32>]) -> f32 {
+        let base = ((WINDOW - PICTURE_SIDE) / 2) as i32;
+        let mut best = -1.0f32;
+        for dy in (-SHIFT..=SHIFT).step_by(SHIFT_STEP) {
+            for dx in (-SHIFT..=SHIFT).step_by(SHIFT_STEP) {
+                let seen = normalised(&disc_pixels(
+                    window,
+                    &self.disc,
+                    (base + dx) as u32,
+                    (base + dy) as u32,
+                ));
+                for t in templates {
+                    best = best.max(dot(&seen, t) / 3.0);
+                }
+            }
+        }
+        best
+    }
+}
+
+/// The dot product of two equally long vectors, in eight lanes (which the compiler can
+/// keep in vector registers; a plain running sum has to be added up in order).
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        for k in 0..8 {
+            lanes[k] += x[k] * y[k];
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
+}
+
+/// The window around a spot: its upright square grown by half, [`WINDOW`] pixels a side.
+fn window(frame: &RgbImage, corners: &[[f32; 2]; 4]) -> RgbImage {
+    let square = upright_square(corners);
+    let c = [
+        (square[0][0] + square[2][0]) / 2.0,
+        (square[0][1] + square[2][1]) / 2.0,
+    ];
+    let grown = square.map(|[x, y]| {
+        let k = WINDOW as f32 / PICTURE_SIDE as f32;
+        [c[0] + (x - c[0]) * k, c[1] + (y - c[1]) * k]
+    });
+    rectify(frame, &grown, WINDOW, WINDOW)
+}
+
+/// The disc's pixels of `img` (offset by `x0`, `y0`), channel after channel.
+fn disc_pixels(img: &RgbImage, disc: &[(u32, u32)], x0: u32, y0: u32) -> Vec<f32> {
+    let mut out = vec![0.0f32; disc.len() * 3];
+    let n = disc.len();
+    for (i, &(x, y)) in disc.iter().enumerate() {
+        let p = img.get_pixel(x0 + x, y0 + y).0;
+        for ch in 0..3 {
+            out[ch * n + i] = f32::from(p[ch]);
+        }
+    }
+    out
+}
+
+/// Each third (channel) of `v` moved to zero mean and scaled to unit length; a flat channel
+/// becomes zeros, so it adds nothing to a correlation.
+fn normalised(v: &[f32]) -> Vec<f32> {
+    let n = v.len() / 3;
+    let mut out = v.to_vec();
+    for ch in out.chunks_mut(n.max(1)) {
+        let mean = ch.iter().sum::<f32>() / n as f32;
+        ch.iter_mut().for_each(|x| *x -= mean);
+        let len = ch.iter().map(|x| x * x).sum::<f32>().sqrt();
+        let k = if len > 1e-3 { 1.0 / len } else { 0.0 };
+        ch.iter_mut().for_each(|x| *x *= k);
+    }
+    out
+}
+
+/// Names each token or marker in `pieces` that the embedder found too close to call,
+/// between the two components it found it most like, when the pictures of one lead by
+/// `thresholds.look_alike`. A piece the pictures cannot separate stays unknown, and a piece
+/// the embedder named keeps its name.
+pub fn settle(
+    frame: &RgbImage,
+    pieces: &mut [Piece],
+    look_alikes: &LookAlikes,
+    thresholds: &Thresholds,
+) {
+    if look_alikes.is_empty() {
+        return;
+    }
+    for p in pieces.iter_mut().filter(|p| p.class == PieceClass::Small) {
+        if p.id.is_some() {
+            continue;
+        }
+        let Some([(a, sa), (b, sb)]) = top_two(&p.similarities) else {
+            continue;
+        };
+        let Some((winner, lead)) = look_alikes.tell_apart(frame, &p.corners, &a, &b) else {
+            continue;
+        };
+        if lead >= thresholds.look_alike {
+            p.similarity = if winner == a { sa } else { sb };
+            p.best = winner.clone();
+            p.id = Some(winner);
+        }
+    }
+}
+
+/// The two most similar components, best first.
+fn top_two(similarities: &[(String, f32)]) -> Option<[(String, f32); 2]> {
+    let mut sorted: Vec<&(String, f32)> = similarities.iter().collect();
+    sorted.sort_by(|x, y| y.1.total_cmp(&x.1));
+    match sorted.as_slice() {
+        [first, second, ..] => Some([(*first).clone(), (*second).clone()]),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgb;
+
+    /// A round token: a coloured disc with a dark bar across it, vertical for "one" and
+    /// two bars for "two" (the look-alikes differ only in their glyph).
+    fn token(two: bool) -> RgbImage {
+        let side = 96;
+        RgbImage::from_fn(side, side, |x, y| {
+            let (dx, dy) = (x as f32 - 47.5, y as f32 - 47.5);
+            if dx * dx + dy * dy > 46.0 * 46.0 {
+                return Rgb([255, 255, 255]);
+            }
+            let bar = (40..56).contains(&x) && (20..76).contains(&y);
+            let second = two && (20..76).contains(&x) && (40..56).contains(&y);
+            if bar || second {
+                Rgb([20, 20, 20])
+            } else {
+                Rgb([240, 180, 40])
+            }
+        })
+    }
+
+    /// A frame with `face` drawn turned by `angle` at 30 pixels a side, centred at (60, 50),
+    /// on a card-coloured ground; and the spot's corners.
+    fn scene(face: &RgbImage, angle: f32) -> (RgbImage, [[f32; 2]; 4]) {
+        let small = rotated(&area_resize(face, 30, 30), angle);
+        let mut frame = RgbImage::from_pixel(120, 100, Rgb([90, 140, 200]));
+        image::imageops::overlay(&mut frame, &small, 45, 35);
+        (
+            frame,
+            [[45.0, 35.0], [75.0, 35.0], [75.0, 65.0], [45.0, 65.0]],
+        )
+    }
+
+    fn gallery() -> LookAlikes {
+        LookAlikes::new(&[
+            SmallPicture::of("token_plus1", &token(false)),
+            SmallPicture::of("token_plus2", &token(true)),
+        ])
+    }
+
+    #[test]
+    fn a_picture_survives_the_gallery() {
+        let p = SmallPicture::of("token_plus1", &token(false));
+        let img = p.image().unwrap();
+        assert_eq!(img.dimensions(), (PICTURE_SIDE, PICTURE_SIDE));
+        assert_eq!(img, area_resize(&token(false), PICTURE_SIDE, PICTURE_SIDE));
+        let bad = SmallPicture {
+            id: "token_plus1".into(),
+            rgb: "zz".repeat((PICTURE_SIDE * PICTURE_SIDE * 3) as usize),
+        };
+        assert!(bad.image().unwrap_err().contains("not hexadecimal"));
+        let short = SmallPicture {
+            id: "token_plus1".into(),
+            rgb: "00".into(),
+        };
+        assert!(short.image().unwrap_err().contains("digits"));
+    }
+
+    #[test]
+    fn each_token_is_told_from_its_look_alike_at_any_turn() {
+        let g = gallery();
+        for (two, id) in [(false, "token_plus1"), (true, "token_plus2")] {
+            for angle in [0.0f32, 0.4, 1.3, 2.9, 4.0] {
+                let (frame, corners) = scene(&token(two), angle);
+                let (winner, lead) = g
+                    .tell_apart(&frame, &corners, "token_plus1", "token_plus2")
+                    .unwrap();
+                assert_eq!(winner, id, "{id} turned {angle}");
+                assert!(lead > 0.05, "{id} turned {angle}: lead {lead}");
+            }
+        }
+    }
+
+    #[test]
+    fn no_picture_no_verdict() {
+        let g = gallery();
+        let (frame, corners) = scene(&token(true), 0.0);
+        assert!(g
+            .tell_apart(&frame, &corners, "token_plus2", "token_minus2")
+            .is_none());
+    }
+
+    fn piece(similarities: &[(&str, f32)], id: Option<&str>) -> Piece {
+        Piece {
+            class: PieceClass::Small,
+            corners: [[45.0, 35.0], [75.0, 35.0], [75.0, 65.0], [45.0, 65.0]],
+            score: 1.0,
+            id: id.map(str::to_string),
+            similarity: similarities[0].1,
+            best: similarities[0].0.to_string(),
+            similarities: similarities
+                .iter()
+                .map(|(s, v)| (s.to_string(), *v))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn settling_names_close_calls_and_leaves_sure_ones() {
+        let g = gallery();
+        let (frame, _) = scene(&token(true), 0.7);
+        let t = Thresholds::default();
+        let mut pieces = vec![
+            // Too close to call: the pictures name it.
+            piece(&[("token_plus1", 0.80), ("token_plus2", 0.79)], None),
+            // Named, even by a small lead: the embedder's name stands.
+            piece(
+                &[("token_plus1", 0.80), ("token_plus2", 0.76)],
+                Some("token_plus1"),
+            ),
+            // Close, but between a token without pictures and one with: left unknown.
+            piece(&[("token_minus2", 0.80), ("token_plus2", 0.79)], None),
+        ];
+        settle(&frame, &mut pieces, &g, &t);
+        assert_eq!(pieces[0].id.as_deref(), Some("token_plus2"));
+        assert_eq!(pieces[0].best, "token_plus2");
+        assert_eq!(pieces[0].similarity, 0.79);
+        assert_eq!(pieces[1].id.as_deref(), Some("token_plus1"));
+        assert_eq!(pieces[2].id, None);
+        // A blurred picture of neither: both lead by little, so it stays unknown.
+        let flat = RgbImage::from_pixel(120, 100, Rgb([200, 150, 60]));
+        let mut unsure = vec![piece(&[("token_plus1", 0.80), ("token_plus2", 0.79)], None)];
+        settle(&flat, &mut unsure, &g, &t);
+        assert_eq!(unsure[0].id, None);
+    }
+}
