@@ -13,6 +13,7 @@ use tablelens_engine::catalogue::{CityOverride, Overrides};
 use tablelens_engine::{Catalogue, CityId, Kind};
 use tablelens_vision::perceive::identify::{class_of, crop, entries_of, face_crop};
 use tablelens_vision::perceive::look_alike::SmallPicture;
+use tablelens_vision::perceive::print::read_print;
 use tablelens_vision::perceive::{embedder_fingerprint, Analysis, Embedder, Gallery, PieceClass};
 use tablelens_vision::render::face;
 
@@ -187,6 +188,7 @@ impl Wizard {
                 entries: Vec::new(),
                 thresholds: Default::default(),
                 pictures: Vec::new(),
+                print: Vec::new(),
             });
         if !captured.is_empty() {
             let embedder = Embedder::builtin().map_err(|e| e.to_string())?;
@@ -209,6 +211,16 @@ impl Wizard {
                 let crop = i.crop.as_ref()?;
                 (class_of(cat, &i.id) == PieceClass::Small).then(|| SmallPicture::of(&i.id, crop))
             }));
+            let cards: Vec<(String, &RgbImage)> = captured
+                .iter()
+                .filter(|i| class_of(cat, &i.id) == PieceClass::Card)
+                .filter_map(|i| Some((i.id.clone(), i.crop.as_ref()?)))
+                .collect();
+            let print = read_print(&cards).map_err(|e| e.to_string())?;
+            gallery
+                .print
+                .retain(|p| !captured.iter().any(|i| i.id == p.id));
+            gallery.print.extend(print);
             gallery.save(&gallery_path).map_err(|e| e.to_string())?;
         }
         let toml_path = self.dir.join("catalogue.toml");

@@ -13,6 +13,7 @@
 use super::detect::{Detection, PieceClass};
 use super::identify::{crop, quarter_turns, Embedder, Gallery, Identity, DIM};
 use super::par;
+use super::print::is_print;
 use super::strips::StripFinder;
 use super::tokens::TokenFinder;
 use super::VisionError;
@@ -218,6 +219,8 @@ const SURE_SMALL_MARGIN: f32 = 0.1;
 /// 82.0 / 84.0 / 81.5 / 73.1 / 78.6% to 84.0 / 85.7 / 82.6 / 73.3 / 79.8%, and layouts
 /// exact from 43.3 / 20.0 / 40.0 / 30.0 / 35.0% to 43.3 / 33.3 / 43.3 / 31.7 / 36.7%;
 /// a bar of 0.6 found more tokens and more print (exact 41.7 / 33.3 / 43.3 / 28.3 / 35.0%).
+/// A spot where the card's own face has print that looks like a token
+/// ([`super::print::is_print`]) is held to the same bar.
 pub fn read_on_cards(
     catalogue: &Catalogue,
     frame: &RgbImage,
@@ -269,7 +272,11 @@ pub fn read_on_cards(
             .is_none();
         // More than eight pieces on one card is noise.
         for spot in spots.into_iter().take(8) {
-            let faint = spot.faint();
+            let on_print = card
+                .id
+                .as_deref()
+                .is_some_and(|id| is_print(&gallery.print, id, &card.corners, &spot));
+            let faint = spot.faint() || on_print;
             extra.push(Beside {
                 class: PieceClass::Small,
                 corners: spot.corners,

@@ -5,6 +5,7 @@
 use super::look_alike::SmallPicture;
 use super::nn::{push_chw, ItemNet, LEAST_SHARE};
 use super::par;
+use super::print::{read_print, PrintedSpots};
 use super::resample::{area_resize, rectify};
 use super::VisionError;
 use crate::perceive::detect::PieceClass;
@@ -262,6 +263,10 @@ pub struct Gallery {
     /// files, which then go without that check.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pictures: Vec<SmallPicture>,
+    /// Where the enrolled card faces have print the token finder takes for a token
+    /// ([`super::print`]); absent in older files, which then go without that check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub print: Vec<PrintedSpots>,
 }
 
 /// What identification concluded about one crop.
@@ -536,6 +541,12 @@ pub fn gallery_of(
     model: &str,
     faces: Vec<(String, RgbImage)>,
 ) -> Result<Gallery, VisionError> {
+    let cards: Vec<(String, &RgbImage)> = faces
+        .iter()
+        .filter(|(id, _)| class_of(catalogue, id) == PieceClass::Card)
+        .map(|(id, img)| (id.clone(), img))
+        .collect();
+    let print = read_print(&cards)?;
     let mut pictures = Vec::new();
     let crops = faces
         .into_iter()
@@ -552,6 +563,7 @@ pub fn gallery_of(
         entries: entries_of(embedder, crops)?,
         thresholds: Thresholds::default(),
         pictures,
+        print,
     })
 }
 
@@ -662,6 +674,7 @@ mod tests {
                 ..Thresholds::default()
             },
             pictures: Vec::new(),
+            print: Vec::new(),
         };
         // Similar to the first face by 0.7 and to the second by 0.665: a lead of 0.035.
         let mut e = [0f32; DIM];
@@ -688,6 +701,7 @@ mod tests {
             ],
             thresholds: Thresholds::default(),
             pictures: Vec::new(),
+            print: Vec::new(),
         };
         let (mut a, mut b) = ([0f32; DIM], [0f32; DIM]);
         (a[0], a[1], a[2]) = (0.6, 0.5, 0.1);
@@ -739,6 +753,10 @@ mod tests {
             entries: vec![entry("token_plus1", PieceClass::Small, 0)],
             thresholds: Thresholds::default(),
             pictures: vec![SmallPicture::of("token_plus1", &picture())],
+            print: vec![PrintedSpots {
+                id: "hornet".into(),
+                at: vec![[0.25, 0.5]],
+            }],
         };
         g.save(&path).unwrap();
         assert_eq!(Gallery::load(&path).unwrap(), g);

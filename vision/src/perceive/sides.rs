@@ -81,6 +81,7 @@ mod tests {
             entries: Vec::new(),
             thresholds: Thresholds::default(),
             pictures: Vec::new(),
+            print: Vec::new(),
         }
     }
 
