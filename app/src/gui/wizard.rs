@@ -11,10 +11,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use tablelens_engine::catalogue::{CityOverride, Overrides};
 use tablelens_engine::{Catalogue, CityId, Kind};
-use tablelens_vision::perceive::identify::{class_of, crop, entries_of, face_crop};
-use tablelens_vision::perceive::look_alike::SmallPicture;
-use tablelens_vision::perceive::print::read_print;
-use tablelens_vision::perceive::{embedder_fingerprint, Analysis, Embedder, Gallery, PieceClass};
+use tablelens_vision::perceive::identify::{class_of, crop, entries_of, extras_of, face_crop};
+use tablelens_vision::perceive::{embedder_fingerprint, Analysis, Embedder, Gallery};
 use tablelens_vision::render::face;
 
 /// One piece to enrol.
@@ -204,23 +202,13 @@ impl Wizard {
                 .entries
                 .retain(|e| !captured.iter().any(|i| i.id == e.id));
             gallery.entries.extend(entries);
-            gallery
-                .pictures
-                .retain(|p| !captured.iter().any(|i| i.id == p.id));
-            gallery.pictures.extend(captured.iter().filter_map(|i| {
-                let crop = i.crop.as_ref()?;
-                (class_of(cat, &i.id) == PieceClass::Small).then(|| SmallPicture::of(&i.id, crop))
-            }));
-            let cards: Vec<(String, &RgbImage)> = captured
+            let views: Vec<(String, &RgbImage)> = captured
                 .iter()
-                .filter(|i| class_of(cat, &i.id) == PieceClass::Card)
                 .filter_map(|i| Some((i.id.clone(), i.crop.as_ref()?)))
                 .collect();
-            let print = read_print(&cards).map_err(|e| e.to_string())?;
-            gallery
-                .print
-                .retain(|p| !captured.iter().any(|i| i.id == p.id));
-            gallery.print.extend(print);
+            let (pictures, print) = extras_of(cat, &views).map_err(|e| e.to_string())?;
+            let ids: Vec<&str> = captured.iter().map(|i| i.id.as_str()).collect();
+            gallery.replace_extras(&ids, pictures, print);
             gallery.save(&gallery_path).map_err(|e| e.to_string())?;
         }
         let toml_path = self.dir.join("catalogue.toml");

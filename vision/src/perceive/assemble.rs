@@ -299,10 +299,6 @@ pub fn read_on_cards(
     let embeddings = embedder.embed_classes(&classes, &crops)?;
     // Markers lie on cities and tokens on units: a small piece is named among those its
     // card can carry.
-    let name = |b: &Beside, sims: &[(String, f32)]| match b.class {
-        PieceClass::Small => gallery.name_among(b.class, sims, |id| small_fits(id, b.on_city)),
-        _ => gallery.name_among(b.class, sims, |_| true),
-    };
     // Each piece's similarities to the components it may be, as it was last named from.
     let admitted = |b: &Beside, sims: Vec<(String, f32)>| -> Vec<(String, f32)> {
         sims.into_iter()
@@ -314,6 +310,7 @@ pub fn read_on_cards(
         .zip(&embeddings)
         .map(|(b, e)| admitted(b, gallery.similarities(b.class, e)))
         .collect();
+    let name = |b: &Beside, sims: &[(String, f32)]| gallery.name_among(b.class, sims, |_| true);
     let mut ids: Vec<Identity> = extra.iter().zip(&sims).map(|(b, s)| name(b, s)).collect();
     // A token or marker not named with a clear lead is looked at three more times, turned
     // by quarters (it lies at any angle, and its glyph reads differently each way), and

@@ -379,6 +379,20 @@ impl Gallery {
         Ok(g)
     }
 
+    /// Puts `pictures` and `print` in place of what the gallery kept of the components
+    /// `ids` ([`extras_of`]), as when those pieces are enrolled again.
+    pub fn replace_extras(
+        &mut self,
+        ids: &[&str],
+        pictures: Vec<SmallPicture>,
+        print: Vec<PrintedSpots>,
+    ) {
+        self.pictures.retain(|p| !ids.contains(&p.id.as_str()));
+        self.pictures.extend(pictures);
+        self.print.retain(|p| !ids.contains(&p.id.as_str()));
+        self.print.extend(print);
+    }
+
     /// Writes the gallery file.
     pub fn save(&self, path: &Path) -> Result<(), VisionError> {
         let text = serde_json::to_string(self)
@@ -541,20 +555,12 @@ pub fn gallery_of(
     model: &str,
     faces: Vec<(String, RgbImage)>,
 ) -> Result<Gallery, VisionError> {
-    let cards: Vec<(String, &RgbImage)> = faces
-        .iter()
-        .filter(|(id, _)| class_of(catalogue, id) == PieceClass::Card)
-        .map(|(id, img)| (id.clone(), img))
-        .collect();
-    let print = read_print(&cards)?;
-    let mut pictures = Vec::new();
+    let views: Vec<(String, &RgbImage)> = faces.iter().map(|(id, img)| (id.clone(), img)).collect();
+    let (pictures, print) = extras_of(catalogue, &views)?;
     let crops = faces
         .into_iter()
         .map(|(id, img)| {
             let class = class_of(catalogue, &id);
-            if class == PieceClass::Small {
-                pictures.push(SmallPicture::of(&id, &img));
-            }
             (id, class, face_crop(&img, class))
         })
         .collect();
@@ -565,6 +571,25 @@ pub fn gallery_of(
         pictures,
         print,
     })
+}
+
+/// What a gallery keeps of enrolment pictures `(component id, picture)` besides their
+/// embeddings: a small picture of each token and marker ([`super::look_alike`]) and the
+/// print on each card face that looks like a token ([`super::print`]).
+pub fn extras_of(
+    catalogue: &Catalogue,
+    faces: &[(String, &RgbImage)],
+) -> Result<(Vec<SmallPicture>, Vec<PrintedSpots>), VisionError> {
+    let of_class = |class: PieceClass| {
+        faces
+            .iter()
+            .filter(move |(id, _)| class_of(catalogue, id) == class)
+    };
+    let pictures = of_class(PieceClass::Small)
+        .map(|(id, img)| SmallPicture::of(id, img))
+        .collect();
+    let cards: Vec<(String, &RgbImage)> = of_class(PieceClass::Card).cloned().collect();
+    Ok((pictures, read_print(&cards)?))
 }
 
 /// Gallery entries for enrolment crops `(component id, class, crop)`: one per crop, and for

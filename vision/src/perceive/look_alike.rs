@@ -21,7 +21,7 @@
 //! lead of 0.03 named more, and more wrong; letting the pictures overrule a token the
 //! embedder had named by a small lead named more wrong on seed 11 and gained nothing.
 
-use super::assemble::Piece;
+use super::assemble::{centre, Piece};
 use super::detect::PieceClass;
 use super::identify::{rotated, upright_square, Thresholds};
 use super::resample::{area_resize, rectify};
@@ -205,10 +205,7 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 /// The window around a spot: its upright square grown by half, [`WINDOW`] pixels a side.
 fn window(frame: &RgbImage, corners: &[[f32; 2]; 4]) -> RgbImage {
     let square = upright_square(corners);
-    let c = [
-        (square[0][0] + square[2][0]) / 2.0,
-        (square[0][1] + square[2][1]) / 2.0,
-    ];
+    let c = centre(&square);
     let grown = square.map(|[x, y]| {
         let k = WINDOW as f32 / PICTURE_SIDE as f32;
         [c[0] + (x - c[0]) * k, c[1] + (y - c[1]) * k]

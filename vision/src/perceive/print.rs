@@ -14,6 +14,7 @@
 //! 99.2 / 98.5 / 99.6 / 99.8 / 98.9% with print read from a peak of 0.15; layouts exact
 //! rose from 48.3 / 43.3 / 46.7 / 30.0 / 38.3% to 46.7 / 46.7 / 50.0 / 35.0 / 40.0%.
 
+use super::assemble::centre;
 use super::resample::{apply, unit_square_to_quad};
 use super::tokens::{Spot, TokenFinder};
 use super::{VisionError, TOKENS_ONNX};
@@ -79,13 +80,6 @@ pub fn is_print(print: &[PrintedSpots], card_id: &str, card: &[[f32; 2]; 4], spo
         let (x, y) = apply(&m, f64::from(u), f64::from(v));
         (x as f32 - c[0]).hypot(y as f32 - c[1]) < 0.5 * side
     })
-}
-
-fn centre(q: &[[f32; 2]; 4]) -> [f32; 2] {
-    [
-        q.iter().map(|p| p[0]).sum::<f32>() / 4.0,
-        q.iter().map(|p| p[1]).sum::<f32>() / 4.0,
-    ]
 }
 
 #[cfg(test)]
