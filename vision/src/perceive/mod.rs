@@ -3,9 +3,10 @@
 //! The pipeline, one module a stage: [`detect`] finds every card with its corners (an ONNX
 //! detector run by tract, [`nn`]) and [`refine`] brings them to the card's edges;
 //! [`identify`] crops each card ([`resample`]), embeds it (an ONNX embedder) and names it by
-//! its nearest face in the player's gallery, and [`second_look`] crops the cards it could
-//! not name again with their short edges moved; [`city_row`] names the city cards by their
-//! order in the row and [`sides`] the units among their side's faces, and [`copies`] keeps
+//! its nearest face in the player's gallery; [`city_row`] names the city cards by their
+//! order in the row and [`sides`] the units among their side's faces, [`second_look`]
+//! crops the cards still unnamed again with their short edges moved, and naming by place
+//! runs again on what it named; [`copies`] keeps
 //! no more of a card named than the deck has; [`tokens`] and
 //! [`assemble`] read the tokens, markers and module strips on and beside each named card,
 //! and [`assemble`] rebuilds the layout of CONTRACT.md from where the named pieces lie.
@@ -207,6 +208,14 @@ impl Analyzer {
         let mut pieces =
             assemble::identify_cards(frame, &detections, &self.embedder, &self.gallery)?;
         let first = Instant::now();
+        // Naming by place first, so that a card named as a face its place rules out (a
+        // one-shot card in a column, a unit of the other side) is looked at again too. On
+        // validation scenes (seeds 12 / 11 / 13, decks 1 and 2) this placed 96.4 / 97.0 /
+        // 95.3 / 86.9 / 91.6% of units before and 96.7 / 97.5 / 95.6 / 87.4 / 91.6% after,
+        // layouts exact 46.7 / 46.7 / 43.3 / 35.0 / 40.0% before and 46.7 / 46.7 / 46.7 /
+        // 38.3 / 40.0% after.
+        city_row::read(&mut pieces, self.gallery.thresholds.city_row);
+        sides::read(catalogue, &self.gallery, &mut pieces);
         second_look::look_again(frame, &mut pieces, &self.embedder, &self.gallery)?;
         let second = Instant::now();
         city_row::read(&mut pieces, self.gallery.thresholds.city_row);

@@ -1,4 +1,5 @@
-//! A second look at the cards that identification could not name.
+//! A second look at the cards that identification could not name, or named as a face
+//! their place rules out ([`super::city_row`] and [`super::sides`] run first).
 //!
 //! Where cards overlap in a column, the detector and the refiner often place a card's two
 //! short edges wrong: the quad runs on into the card that covers it, stops short, or is
