@@ -12,6 +12,7 @@
 
 use super::detect::{Detection, PieceClass};
 use super::identify::{crop, quarter_turns, Embedder, Gallery, Identity, DIM};
+use super::look_alike::LookAlikes;
 use super::par;
 use super::print::is_print;
 use super::strips::StripFinder;
@@ -202,6 +203,22 @@ pub fn look_other_way(
 /// as much as turning every piece, for some 1 ms more a frame rather than 7.
 const SURE_SMALL_MARGIN: f32 = 0.1;
 
+/// What [`read_on_cards`] reads with: the networks, the player's gallery, and the pictures
+/// of the print on their cards ([`super::print::print_looks`] of the gallery's print).
+#[derive(Debug, Clone, Copy)]
+pub struct OnCards<'a> {
+    /// Embeds the strips, tokens and markers.
+    pub embedder: &'a Embedder,
+    /// Finds the tokens and markers on a card.
+    pub tokens: &'a TokenFinder,
+    /// Finds the strip beside a unit.
+    pub strips: &'a StripFinder,
+    /// Names them.
+    pub gallery: &'a Gallery,
+    /// Tells print on a card from a piece lying on it.
+    pub prints: &'a LookAlikes,
+}
+
 /// Reads what lies on and beside each named card and adds it to `pieces`: the tokens or
 /// markers on it (found by the token finder; named among markers on a city and among tokens
 /// on a unit) and, beside a unit's printed right edge, the strip of a module tucked under
@@ -219,17 +236,22 @@ const SURE_SMALL_MARGIN: f32 = 0.1;
 /// 82.0 / 84.0 / 81.5 / 73.1 / 78.6% to 84.0 / 85.7 / 82.6 / 73.3 / 79.8%, and layouts
 /// exact from 43.3 / 20.0 / 40.0 / 30.0 / 35.0% to 43.3 / 33.3 / 43.3 / 31.7 / 36.7%;
 /// a bar of 0.6 found more tokens and more print (exact 41.7 / 33.3 / 43.3 / 28.3 / 35.0%).
-/// A spot where the card's own face has print that looks like a token
-/// ([`super::print::is_print`]) is held to the same bar.
+/// A spot where the card's own face has print that looks like a token, and that looks like
+/// that print (`prints`, [`super::print::print_looks`] of the gallery's print), is held to
+/// the same bar ([`super::print::is_print`]).
 pub fn read_on_cards(
     catalogue: &Catalogue,
     frame: &RgbImage,
     pieces: &mut Vec<Piece>,
-    embedder: &Embedder,
-    tokens: &TokenFinder,
-    strips: &StripFinder,
-    gallery: &Gallery,
+    readers: &OnCards,
 ) -> Result<(), VisionError> {
+    let OnCards {
+        embedder,
+        tokens,
+        strips,
+        gallery,
+        prints,
+    } = *readers;
     let first_new = pieces.len();
     let named: Vec<&Piece> = pieces
         .iter()
@@ -272,10 +294,9 @@ pub fn read_on_cards(
             .is_none();
         // More than eight pieces on one card is noise.
         for spot in spots.into_iter().take(8) {
-            let on_print = card
-                .id
-                .as_deref()
-                .is_some_and(|id| is_print(&gallery.print, id, &card.corners, &spot));
+            let on_print = card.id.as_deref().is_some_and(|id| {
+                is_print(&gallery.print, prints, frame, id, &card.corners, &spot)
+            });
             let faint = spot.faint() || on_print;
             extra.push(Beside {
                 class: PieceClass::Small,

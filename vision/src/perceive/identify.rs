@@ -373,7 +373,13 @@ impl Gallery {
                 path.display()
             )));
         }
-        if let Some(e) = g.pictures.iter().find_map(|p| p.image().err()) {
+        let print_pictures = g.print.iter().flat_map(|p| &p.pictures);
+        if let Some(e) = g
+            .pictures
+            .iter()
+            .chain(print_pictures)
+            .find_map(|p| p.image().err())
+        {
             return Err(VisionError::Input(format!("{}: {e}", path.display())));
         }
         Ok(g)
@@ -781,6 +787,7 @@ mod tests {
             print: vec![PrintedSpots {
                 id: "hornet".into(),
                 at: vec![[0.25, 0.5]],
+                pictures: vec![SmallPicture::of("hornet", &picture())],
             }],
         };
         g.save(&path).unwrap();

@@ -162,6 +162,14 @@ impl LookAlikes {
         })
     }
 
+    /// How much the small piece at `corners` looks like the picture `id`: its best
+    /// correlation at any turn and shift (1 for the same picture); `None` when there is no
+    /// such picture.
+    pub fn likeness(&self, frame: &RgbImage, corners: &[[f32; 2]; 4], id: &str) -> Option<f32> {
+        let (_, templates) = self.faces.iter().find(|(f, _)| f == id)?;
+        Some(self.best(&window(frame, corners), templates))
+    }
+
     /// The best correlation of any template with the window at any shift.
     fn best(&self, window: &RgbImage, templates: &[Vec<f32>]) -> f32 {
         let base = ((WINDOW - PICTURE_SIDE) / 2) as i32;

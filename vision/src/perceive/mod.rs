@@ -142,6 +142,7 @@ pub struct Analyzer {
     strips: StripFinder,
     gallery: Gallery,
     look_alikes: look_alike::LookAlikes,
+    prints: look_alike::LookAlikes,
 }
 
 impl Analyzer {
@@ -161,6 +162,7 @@ impl Analyzer {
             tokens: TokenFinder::load(TOKENS_ONNX)?,
             strips: StripFinder::load(STRIPS_ONNX)?,
             look_alikes: look_alike::LookAlikes::new(&gallery.pictures),
+            prints: print::print_looks(&gallery.print),
             gallery,
         })
     }
@@ -229,10 +231,13 @@ impl Analyzer {
             catalogue,
             frame,
             &mut pieces,
-            &self.embedder,
-            &self.tokens,
-            &self.strips,
-            &self.gallery,
+            &assemble::OnCards {
+                embedder: &self.embedder,
+                tokens: &self.tokens,
+                strips: &self.strips,
+                gallery: &self.gallery,
+                prints: &self.prints,
+            },
         )?;
         look_alike::settle(
             frame,
