@@ -792,11 +792,21 @@ mod tests {
         };
         g.save(&path).unwrap();
         assert_eq!(Gallery::load(&path).unwrap(), g);
+        let good = g.clone();
         g.pictures[0].rgb.truncate(10);
         g.save(&path).unwrap();
         let err = Gallery::load(&path).unwrap_err().to_string();
         assert!(
             err.contains("token_plus1") && err.contains("digits"),
+            "{err}"
+        );
+        // A broken picture of print is refused the same way.
+        let mut g = good;
+        g.print[0].pictures[0].rgb.replace_range(0..2, "zz");
+        g.save(&path).unwrap();
+        let err = Gallery::load(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("hornet") && err.contains("hexadecimal"),
             "{err}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
