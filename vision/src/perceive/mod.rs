@@ -196,6 +196,13 @@ impl Analyzer {
         Ok(())
     }
 
+    /// Names the cards again by where they lie: the city cards by the row's order, then the
+    /// units among their side's faces.
+    fn name_by_place(&self, catalogue: &Catalogue, pieces: &mut [assemble::Piece]) {
+        city_row::read(pieces, self.gallery.thresholds.city_row);
+        sides::read(catalogue, &self.gallery, pieces);
+    }
+
     /// Analyses one frame.
     pub fn analyze(
         &self,
@@ -216,12 +223,10 @@ impl Analyzer {
         // 95.3 / 86.9 / 91.6% of units before and 96.7 / 97.5 / 95.6 / 87.4 / 91.6% after,
         // layouts exact 46.7 / 46.7 / 43.3 / 35.0 / 40.0% before and 46.7 / 46.7 / 46.7 /
         // 38.3 / 40.0% after.
-        city_row::read(&mut pieces, self.gallery.thresholds.city_row);
-        sides::read(catalogue, &self.gallery, &mut pieces);
+        self.name_by_place(catalogue, &mut pieces);
         second_look::look_again(frame, &mut pieces, &self.embedder, &self.gallery)?;
         let second = Instant::now();
-        city_row::read(&mut pieces, self.gallery.thresholds.city_row);
-        sides::read(catalogue, &self.gallery, &mut pieces);
+        self.name_by_place(catalogue, &mut pieces);
         copies::limit(catalogue, &mut pieces);
         // A faint detection that nothing could name, even by its place, is most likely not
         // a card.
