@@ -27,7 +27,11 @@ pub fn run(catalogue: &Catalogue, args: &EnrollArgs) -> Result<(), CliError> {
         .collect();
     eprintln!(
         "enrolled {} pictures of {} components into {}",
-        gallery.entries.iter().filter(|e| e.turn == 0).count(),
+        gallery
+            .entries
+            .iter()
+            .filter(|e| e.turn == 0 && e.covered == 0)
+            .count(),
         ids.len(),
         args.out.display()
     );

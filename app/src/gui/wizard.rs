@@ -197,7 +197,7 @@ impl Wizard {
                     Some((i.id.clone(), class_of(cat, &i.id), crop))
                 })
                 .collect();
-            let entries = entries_of(&embedder, crops).map_err(|e| e.to_string())?;
+            let entries = entries_of(cat, &embedder, crops).map_err(|e| e.to_string())?;
             gallery
                 .entries
                 .retain(|e| !captured.iter().any(|i| i.id == e.id));
