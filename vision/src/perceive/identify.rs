@@ -636,16 +636,22 @@ pub fn entries_of(
     embedder: &Embedder,
     crops: Vec<(String, PieceClass, RgbImage)>,
 ) -> Result<Vec<GalleryEntry>, VisionError> {
-    let is_unit = |id: &str| catalogue.card(id).is_some_and(|c| c.kind.is_unit());
+    let is_unit: Vec<bool> = crops
+        .iter()
+        .map(|(id, class, _)| {
+            *class == PieceClass::Card && catalogue.card(id).is_some_and(|c| c.kind.is_unit())
+        })
+        .collect();
     let units: Vec<&RgbImage> = crops
         .iter()
-        .filter(|(id, class, _)| *class == PieceClass::Card && is_unit(id))
-        .map(|(_, _, crop)| crop)
+        .zip(&is_unit)
+        .filter(|(_, unit)| **unit)
+        .map(|((_, _, crop), _)| crop)
         .collect();
     let mut images = Vec::new();
     let mut labels = Vec::new();
     let mut unit = 0;
-    for (id, class, crop) in &crops {
+    for ((id, class, crop), is_unit) in crops.iter().zip(is_unit) {
         if *class == PieceClass::Small {
             let square = area_resize(crop, CROP_W, CROP_W);
             for k in 1..8u8 {
@@ -653,7 +659,7 @@ pub fn entries_of(
                 labels.push((id.clone(), *class, k, 0));
             }
         }
-        if *class == PieceClass::Card && is_unit(id) {
+        if is_unit {
             for (k, visible) in COVERED_VIEWS.into_iter().enumerate() {
                 let over = units[(unit + k + 1) % units.len()];
                 images.push(covered(crop, over, visible));
@@ -687,15 +693,10 @@ fn percent(share: f32) -> u8 {
 /// `over`, as the next card in a column lies over it.
 pub fn covered(face: &RgbImage, over: &RgbImage, visible: f32) -> RgbImage {
     let mut out = face.clone();
-    let (w, h) = face.dimensions();
+    let h = face.height();
     let from = ((visible.clamp(0.0, 1.0) * h as f32).round() as u32).min(h);
-    for y in from..h {
-        for x in 0..w.min(over.width()) {
-            if let Some(p) = over.get_pixel_checked(x, y - from) {
-                out.put_pixel(x, y, *p);
-            }
-        }
-    }
+    let top = image::imageops::crop_imm(over, 0, 0, over.width(), h - from).to_image();
+    image::imageops::replace(&mut out, &top, 0, i64::from(from));
     out
 }
 
@@ -758,24 +759,32 @@ mod tests {
         }
     }
 
+    /// A gallery of these entries and thresholds alone.
+    fn bare(entries: Vec<GalleryEntry>, thresholds: Thresholds) -> Gallery {
+        Gallery {
+            model: String::new(),
+            entries,
+            thresholds,
+            pictures: Vec::new(),
+            print: Vec::new(),
+        }
+    }
+
     #[test]
     fn tokens_are_held_to_their_own_margin() {
-        let g = Gallery {
-            model: String::new(),
-            entries: vec![
+        let g = bare(
+            vec![
                 entry("hornet", PieceClass::Card, 0),
                 entry("brute", PieceClass::Card, 1),
                 entry("token_plus1", PieceClass::Small, 0),
                 entry("token_plus2", PieceClass::Small, 1),
             ],
-            thresholds: Thresholds {
+            Thresholds {
                 margin: 0.04,
                 small_margin: 0.03,
                 ..Thresholds::default()
             },
-            pictures: Vec::new(),
-            print: Vec::new(),
-        };
+        );
         // Similar to the first face by 0.7 and to the second by 0.665: a lead of 0.035.
         let mut e = [0f32; DIM];
         e[0] = 0.7;
@@ -792,17 +801,14 @@ mod tests {
 
     #[test]
     fn mean_similarities_average_each_component_over_the_embeddings() {
-        let g = Gallery {
-            model: String::new(),
-            entries: vec![
+        let g = bare(
+            vec![
                 entry("token_plus1", PieceClass::Small, 0),
                 entry("token_plus2", PieceClass::Small, 1),
                 entry("token_plus2", PieceClass::Small, 2),
             ],
-            thresholds: Thresholds::default(),
-            pictures: Vec::new(),
-            print: Vec::new(),
-        };
+            Thresholds::default(),
+        );
         let (mut a, mut b) = ([0f32; DIM], [0f32; DIM]);
         (a[0], a[1], a[2]) = (0.6, 0.5, 0.1);
         (b[0], b[1], b[2]) = (0.2, 0.1, 0.7);
@@ -888,20 +894,17 @@ mod tests {
     fn a_match_to_a_covered_view_counts_less() {
         let mut covered_hornet = entry("hornet", PieceClass::Card, 1);
         covered_hornet.covered = 35;
-        let g = Gallery {
-            model: String::new(),
-            entries: vec![
+        let g = bare(
+            vec![
                 entry("hornet", PieceClass::Card, 0),
                 covered_hornet,
                 entry("brute", PieceClass::Card, 2),
             ],
-            thresholds: Thresholds {
+            Thresholds {
                 covered: 0.06,
                 ..Thresholds::default()
             },
-            pictures: Vec::new(),
-            print: Vec::new(),
-        };
+        );
         let mut e = [0f32; DIM];
         e[1] = 0.8;
         e[2] = 0.7;
