@@ -49,18 +49,36 @@ mod wide {
         source_bytes <= i32::MAX as usize && std::arch::is_x86_feature_detected!("avx2")
     }
 
+    /// A sample row's terms, each in every lane: the transform's second column times the
+    /// row's `v`, and the transform's third column. Made once a row.
+    struct RowTerms {
+        row: [__m256d; 3],
+        constant: [__m256d; 3],
+    }
+
+    impl RowTerms {
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        fn new(t: &Transform, row: &[f64; 3]) -> RowTerms {
+            let lanes = |v: &[f64; 3]| [v[0], v[1], v[2]].map(|x| _mm256_set1_pd(x));
+            RowTerms {
+                row: lanes(row),
+                constant: lanes(&t.constant),
+            }
+        }
+    }
+
     /// Where four sample columns from `j` fall: `(x, y)`, as `f32`, half a pixel back.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn positions(t: &Transform, row: &[__m256d; 3], j: usize) -> (__m128, __m128) {
+    fn positions(t: &Transform, terms: &RowTerms, j: usize) -> (__m128, __m128) {
         let [cx, cy, cz] = &t.columns;
+        let RowTerms { row, constant } = terms;
         let load = |v: &[f64]| {
             let four = &v[j..j + 4];
             // SAFETY: `four` holds four f64s.
             unsafe { _mm256_loadu_pd(four.as_ptr()) }
         };
-        let [k0, k1, k2] = t.constant;
-        let constant = [_mm256_set1_pd(k0), _mm256_set1_pd(k1), _mm256_set1_pd(k2)];
         let tiny = _mm256_set1_pd(1e-12);
         let wz = _mm256_add_pd(_mm256_add_pd(load(cz), row[2]), constant[2]);
         let magnitude = _mm256_andnot_pd(_mm256_set1_pd(-0.0), wz);
@@ -98,39 +116,35 @@ mod wide {
         out: &mut Samples,
     ) -> usize {
         let n = t.columns[0].len();
-        let [r0, r1, r2] = *plain_row;
-        let row = [_mm256_set1_pd(r0), _mm256_set1_pd(r1), _mm256_set1_pd(r2)];
-        let (last_x, last_y) = (pixels.last_x as f32, pixels.last_y as f32);
+        let terms = RowTerms::new(t, plain_row);
         let (zero, one, half) = (
             _mm256_setzero_ps(),
             _mm256_set1_ps(1.0),
             _mm256_set1_ps(0.5),
         );
+        let (last_x, last_y) = (pixels.last_x as i32, pixels.last_y as i32);
+        let (last_xf, last_yf) = (_mm256_set1_ps(last_x as f32), _mm256_set1_ps(last_y as f32));
+        let (last_x, last_y) = (_mm256_set1_epi32(last_x), _mm256_set1_epi32(last_y));
+        let three = _mm256_set1_epi32(3);
         let stride = _mm256_set1_epi32(pixels.stride as i32);
         let last_read = _mm256_set1_epi32(pixels.raw.len() as i32 - 4);
         let byte = _mm256_set1_epi32(0xFF);
         for i in (0..n / LANES).map(|r| r * LANES) {
-            let (x_lo, y_lo) = positions(t, &row, i);
-            let (x_hi, y_hi) = positions(t, &row, i + 4);
+            let (x_lo, y_lo) = positions(t, &terms, i);
+            let (x_hi, y_hi) = positions(t, &terms, i + 4);
             let x = _mm256_sub_ps(_mm256_set_m128(x_hi, x_lo), half);
             let y = _mm256_sub_ps(_mm256_set_m128(y_hi, y_lo), half);
-            let x = clamp(x, zero, _mm256_set1_ps(last_x));
-            let y = clamp(y, zero, _mm256_set1_ps(last_y));
+            let x = clamp(x, zero, last_xf);
+            let y = clamp(y, zero, last_yf);
             let x0 = _mm256_cvttps_epi32(x);
             let y0 = _mm256_cvttps_epi32(y);
-            let right = _mm256_and_si256(
-                _mm256_cmpgt_epi32(_mm256_set1_epi32(pixels.last_x as i32), x0),
-                _mm256_set1_epi32(3),
-            );
-            let down = _mm256_and_si256(
-                _mm256_cmpgt_epi32(_mm256_set1_epi32(pixels.last_y as i32), y0),
-                stride,
-            );
+            let right = _mm256_and_si256(_mm256_cmpgt_epi32(last_x, x0), three);
+            let down = _mm256_and_si256(_mm256_cmpgt_epi32(last_y, y0), stride);
             let fx = _mm256_sub_ps(x, _mm256_cvtepi32_ps(x0));
             let fy = _mm256_sub_ps(y, _mm256_cvtepi32_ps(y0));
             let at = _mm256_add_epi32(
                 _mm256_mullo_epi32(y0, stride),
-                _mm256_mullo_epi32(x0, _mm256_set1_epi32(3)),
+                _mm256_mullo_epi32(x0, three),
             );
             let below = _mm256_add_epi32(at, down);
             let farthest = _mm256_add_epi32(below, right);
