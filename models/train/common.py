@@ -32,6 +32,20 @@ def jitter(rng, batch_u8, gain, bias):
     return np.clip(x, 0, 255).astype(np.uint8)
 
 
+def recolour(rng, batch_u8, p):
+    """Colour augmentation for art the networks never saw: with probability `p` an image's
+    colour channels are put in a random order, and with probability `p / 3` it is made
+    grey; uint8 NHWC in and out."""
+    x = batch_u8.copy()
+    for i in range(len(x)):
+        if rng.random() < p:
+            x[i] = x[i][..., rng.permutation(3)]
+        if rng.random() < p / 3:
+            g = x[i].astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+            x[i] = np.clip(g, 0, 255).astype(np.uint8)[..., None]
+    return x
+
+
 class Clock:
     def __init__(self):
         self.start = time.time()

@@ -24,7 +24,7 @@ import numpy as np
 import optax
 
 import nets
-from common import Clock, jitter, load_json, load_npy, to_input
+from common import Clock, jitter, load_json, load_npy, recolour, to_input
 
 H, W, STRIDE = 288, 512, 4
 GH, GW = H // STRIDE, W // STRIDE
@@ -168,6 +168,8 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--init", help="start from the weights of this ONNX file (same architecture)")
     ap.add_argument("--peak-lr", type=float, default=2e-3)
+    ap.add_argument("--recolour", type=float, default=0.0,
+                    help="probability of shuffling an image's colour channels (a third of it: grey)")
     ap.add_argument("--checkpoint-every", type=int, default=0, help="also write the ONNX every N steps")
     args = ap.parse_args()
 
@@ -219,7 +221,7 @@ def main():
     rng = np.random.default_rng(args.seed)
     for it in range(args.steps):
         b = rng.choice(train_idx, args.batch, replace=False)
-        x = to_input(jitter(rng, images[b], 0.2, 15))
+        x = to_input(jitter(rng, recolour(rng, images[b], args.recolour), 0.2, 15))
         batch = (x, heat[b], off[b], alt[b], mask[b])
         if rng.random() < 0.5:
             batch = flip(*batch, horizontal=True)
