@@ -312,10 +312,7 @@ pub fn read_on_cards(
             });
         }
     }
-    let crops: Vec<RgbImage> = extra
-        .iter()
-        .map(|b| crop(frame, b.class, &b.corners))
-        .collect();
+    let crops: Vec<RgbImage> = par::map(&extra, |b| crop(frame, b.class, &b.corners));
     let classes: Vec<PieceClass> = extra.iter().map(|b| b.class).collect();
     let embeddings = embedder.embed_classes(&classes, &crops)?;
     // Markers lie on cities and tokens on units: a small piece is named among those its
@@ -342,9 +339,9 @@ pub fn read_on_cards(
         .filter(|&i| ids[i].id.is_none() || ids[i].margin < SURE_SMALL_MARGIN)
         .filter(|&i| !extra[i].faint || ids[i].score >= extra[i].bar)
         .collect();
-    let turned: Vec<RgbImage> = unsure
-        .iter()
-        .flat_map(|&i| quarter_turns(frame, &extra[i].corners))
+    let turned: Vec<RgbImage> = par::map(&unsure, |&i| quarter_turns(frame, &extra[i].corners))
+        .into_iter()
+        .flatten()
         .collect();
     let more = embedder.embed(PieceClass::Small, &turned)?;
     for (&i, three) in unsure.iter().zip(more.chunks(3)) {
