@@ -35,7 +35,10 @@ def jitter(rng, batch_u8, gain, bias):
 def recolour(rng, batch_u8, p):
     """Colour augmentation for art the networks never saw: with probability `p` an image's
     colour channels are put in a random order, and with probability `p / 3` it is made
-    grey; uint8 NHWC in and out."""
+    grey; uint8 NHWC in and out. With `p` 0 it draws nothing from `rng`, so that runs
+    without it take the same batches as before it existed."""
+    if p <= 0:
+        return batch_u8
     x = batch_u8.copy()
     for i in range(len(x)):
         if rng.random() < p:
