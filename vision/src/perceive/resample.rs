@@ -227,10 +227,7 @@ fn rectify_with(src: &RgbImage, quad: &[[f32; 2]; 4], w: u32, h: u32, wide: bool
             } else {
                 0
             };
-            for i in done..n {
-                let (x, y) = transform.position(i, &row);
-                half.set(i, pixels.bilinear(x, y));
-            }
+            half.take_plain(done..n, &pixels, &transform, &row);
         }
         let done = if wide {
             // SAFETY: as above.
@@ -293,10 +290,21 @@ impl Samples {
         }
     }
 
+    /// Takes the samples `columns` of a sample row (the transform's second column times
+    /// the row's `v`) one at a time: where each falls, then the bilinear mix there.
     #[inline(always)]
-    fn set(&mut self, i: usize, p: [f32; 3]) {
-        for (c, v) in self.channels.iter_mut().zip(p) {
-            c[i] = v;
+    fn take_plain(
+        &mut self,
+        columns: std::ops::Range<usize>,
+        pixels: &Pixels,
+        transform: &Transform,
+        row: &[f64; 3],
+    ) {
+        for i in columns {
+            let (x, y) = transform.position(i, row);
+            for (c, v) in self.channels.iter_mut().zip(pixels.bilinear(x, y)) {
+                c[i] = v;
+            }
         }
     }
 }

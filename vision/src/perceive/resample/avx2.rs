@@ -154,10 +154,7 @@ mod wide {
             );
             let past_end = _mm256_cmpgt_epi32(farthest, last_read);
             if _mm256_movemask_ps(nan) != 0 || _mm256_movemask_epi8(past_end) != 0 {
-                for k in i..i + LANES {
-                    let (x, y) = t.position(k, plain_row);
-                    out.set(k, pixels.bilinear(x, y));
-                }
+                out.take_plain(i..i + LANES, pixels, t, plain_row);
                 continue;
             }
             let gather = |o: __m256i| {
