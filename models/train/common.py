@@ -102,12 +102,14 @@ def corner_net_args(model_file):
     return ap.parse_args()
 
 
-def fit_corner_net(args, spec, input_shape, prefix, name):
+def fit_corner_net(args, spec, input_shape, prefix, name, presence_weight=None):
     """Trains a corner network (a window -> 8 corner numbers) as the refiner and the strip
     finder are trained: windows `<prefix>_images.npy` and targets `<prefix>_targets.npy` from
     `args.data`, whose last `<prefix>_holdout.json` windows are held out; L1 on the corners.
-    Returns the parameters, the clock, and the held-out targets with the network's
-    predictions for them."""
+    With `presence_weight`, the network has a ninth output, a logit that the sought thing is
+    there at all (`<prefix>_present.npy`, 1 or 0), learnt by binary cross-entropy times that
+    weight. Returns the parameters, the clock, and the held-out targets (with the presence
+    as a ninth column) with the network's predictions for them."""
     import jax
     import jax.numpy as jnp
 
@@ -115,6 +117,19 @@ def fit_corner_net(args, spec, input_shape, prefix, name):
 
     images = load_npy(args.data, f"{prefix}_images.npy")
     targets = load_npy(args.data, f"{prefix}_targets.npy").astype(np.float32)
+    def loss(out, t):
+        return jnp.abs(out - t).mean()
+
+    if presence_weight is not None:
+        present = load_npy(args.data, f"{prefix}_present.npy").astype(np.float32).reshape(-1, 1)
+        targets = np.concatenate([targets, present], axis=1)
+
+        def loss(out, t):
+            corners = jnp.abs(out[:, :8] - t[:, :8]).mean()
+            z, y = out[:, 8], t[:, 8]
+            bce = (jnp.maximum(z, 0) - z * y + jnp.log1p(jnp.exp(-jnp.abs(z)))).mean()
+            return corners + presence_weight * bce
+
     n = len(images)
     n_hold = int(load_json(args.data, f"{prefix}_holdout.json"))
     train_idx = np.arange(n - n_hold)
@@ -122,7 +137,7 @@ def fit_corner_net(args, spec, input_shape, prefix, name):
     print(f"{n} windows; {n_hold} held out")
     params = nets.init_params(spec, jax.random.PRNGKey(args.seed))
     print(f"{name}: {nets.param_count(params)} parameters, {nets.macs(spec, input_shape) / 1e6:.1f} M MACs per window")
-    params, clock = fit(spec, params, lambda out, t: jnp.abs(out - t).mean(), images, targets,
+    params, clock = fit(spec, params, loss, images, targets,
                         train_idx, steps=args.steps, batch=args.batch, seed=args.seed,
                         peak_lr=2e-3, warmup=200, end_lr=2e-5, gain=0.3, bias=25)
     fwd = jax.jit(lambda p, x: nets.forward(spec, p, x))

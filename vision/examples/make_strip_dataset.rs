@@ -1,7 +1,7 @@
 //! Writes the training data of the strip finder (see `models/README.md`): for every unit of
 //! rendered scenes, windows over its right edge cut from rough corners, and where its
 //! module's strip lies in each (beside a unit with no module, where a strip of the nominal
-//! width would lie at its true edge).
+//! width would lie at its true edge), and whether a module is there at all.
 //!
 //! ```sh
 //! cargo run --release -p tablelens-vision --example make_strip_dataset -- DIR [SCENES] [TRAIN_STYLES]
@@ -10,7 +10,8 @@
 //! The rough corners are of two kinds: those tablelens itself finds (the detector, then the
 //! corner refiner), and the true ones moved as the refiner gets them wrong. The last tenth
 //! of the scenes use held-out face styles; `strip_holdout.json` says how many windows they
-//! gave (the last ones), which training only scores.
+//! gave (the last ones), which training only scores. `strip_present.npy` holds 1 for a
+//! window beside a unit with a module tucked under it, else 0.
 
 mod common;
 
@@ -46,6 +47,7 @@ fn run() -> Result<(), String> {
         let refiner = Refiner::load(REFINER_ONNX).map_err(|e| e.to_string())?;
         let mut windows = Vec::new();
         let mut targets = Vec::new();
+        let mut present = Vec::new();
         let mut held = 0usize;
         for &i in ids {
             let options = if i >= scenes - holdout {
@@ -86,6 +88,7 @@ fn run() -> Result<(), String> {
                         if let Some(t) = WINDOW.target(&rough, &strip) {
                             windows.push(WINDOW.image(&scene.image, &rough));
                             targets.extend(t);
+                            present.push(if u.module.is_some() { 1.0 } else { 0.0 });
                             if i >= scenes - holdout {
                                 held += 1;
                             }
@@ -94,17 +97,19 @@ fn run() -> Result<(), String> {
                 }
             }
         }
-        Ok((windows, targets, held))
+        Ok((windows, targets, present, held))
     };
-    let (mut windows, mut targets, mut held) = (Vec::new(), Vec::new(), 0);
+    let (mut windows, mut targets, mut present, mut held) = (Vec::new(), Vec::new(), Vec::new(), 0);
     for r in par::shares(&jobs, 1, work) {
-        let (w, t, h) = r?;
+        let (w, t, p, h) = r?;
         windows.extend(w);
         targets.extend(t);
+        present.extend(p);
         held += h;
     }
     npy::write_images(&out.join("strip_images.npy"), &windows)?;
     npy::write_f32(&out.join("strip_targets.npy"), &targets, 8)?;
+    npy::write_f32(&out.join("strip_present.npy"), &present, 1)?;
     std::fs::write(out.join("strip_holdout.json"), format!("{held}")).map_err(|e| e.to_string())?;
     eprintln!(
         "{} windows from {scenes} scenes ({} held out)",

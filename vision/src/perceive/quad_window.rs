@@ -116,8 +116,20 @@ impl WindowSpec {
     }
 }
 
+/// What a [`QuadNet`] says about the window around one card.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Found {
+    /// The four corners it finds, in frame pixels; `None` where the card's quad is
+    /// degenerate or the output makes no quad.
+    pub corners: Option<Quad>,
+    /// For a network with a ninth output: how likely it is that what it looks for is there
+    /// at all, 0 to 1 (the output's logistic). `None` for a network of eight outputs.
+    pub presence: Option<f32>,
+}
+
 /// A network that looks at a [`WindowSpec`] window around each card and says where four
-/// corners lie in it.
+/// corners lie in it: eight outputs, and optionally a ninth, the logit that what it looks
+/// for is there ([`Found::presence`]).
 #[derive(Debug)]
 pub struct QuadNet {
     net: ItemNet,
@@ -144,14 +156,13 @@ impl QuadNet {
         &self.spec
     }
 
-    /// The corners the network finds around each card, on every core; `None` where the card's
-    /// quad is degenerate or the output makes no quad.
-    pub fn run(&self, frame: &RgbImage, cards: &[Quad]) -> Result<Vec<Option<Quad>>, VisionError> {
+    /// What the network finds around each card, on every core.
+    pub fn run(&self, frame: &RgbImage, cards: &[Quad]) -> Result<Vec<Found>, VisionError> {
         par::split(cards, LEAST_SHARE, |share| self.run_here(frame, share))
     }
 
     /// [`QuadNet::run`] on this thread.
-    fn run_here(&self, frame: &RgbImage, cards: &[Quad]) -> Result<Vec<Option<Quad>>, VisionError> {
+    fn run_here(&self, frame: &RgbImage, cards: &[Quad]) -> Result<Vec<Found>, VisionError> {
         let spec = &self.spec;
         let windows: Vec<Option<Quad>> = cards.iter().map(|c| spec.window(c)).collect();
         let blank = RgbImage::new(spec.width, spec.height);
@@ -161,7 +172,7 @@ impl QuadNet {
                 Some(w) => push_chw(buf, &rectify(frame, w, spec.width, spec.height)),
                 None => push_chw(buf, &blank),
             })?;
-        if !rows.is_empty() && shape != [8] {
+        if !rows.is_empty() && shape != [8] && shape != [9] {
             return Err(VisionError::Model(format!(
                 "{} output shape {shape:?}",
                 self.name
@@ -170,9 +181,17 @@ impl QuadNet {
         Ok(windows
             .iter()
             .zip(&rows)
-            .map(|(win, o)| win.as_ref().and_then(|w| spec.corners_in(w, o)))
+            .map(|(win, o)| Found {
+                corners: win.as_ref().and_then(|w| spec.corners_in(w, o)),
+                presence: o.get(8).map(|z| logistic(*z)),
+            })
             .collect())
     }
+}
+
+/// The logistic function: a logit to a probability.
+fn logistic(z: f32) -> f32 {
+    1.0 / (1.0 + (-z).exp())
 }
 
 #[cfg(test)]
@@ -223,5 +242,12 @@ mod tests {
             (SPEC.width, SPEC.height)
         );
         assert!(SPEC.corners_from(&CARD, &[0.0; 3]).is_none());
+    }
+
+    #[test]
+    fn the_logistic_maps_logits_to_probabilities() {
+        assert!((logistic(0.0) - 0.5).abs() < 1e-6);
+        assert!(logistic(8.0) > 0.999 && logistic(-8.0) < 0.001);
+        assert!(logistic(-200.0) >= 0.0 && logistic(200.0) <= 1.0);
     }
 }

@@ -63,7 +63,7 @@ impl Refiner {
         Ok(cards
             .iter()
             .zip(self.net.run(frame, cards)?)
-            .map(|(card, found)| match found {
+            .map(|(card, found)| match found.corners {
                 Some(c) if plausible(card, &c) => c,
                 _ => *card,
             })

@@ -32,6 +32,13 @@ pub const WINDOW: WindowSpec = WindowSpec {
     output_scale: 4.0,
 };
 
+/// Presence ([`Strip::presence`]) under which no module is read beside a unit.
+pub const STRIP_ABSENT: f32 = 0.1;
+
+/// Presence from which a module is held to be there, so that a strip beside a robot is read
+/// at a lower bar (`Thresholds::present_strip`).
+pub const STRIP_PRESENT: f32 = 0.9;
+
 /// Where a module's strip would show beside a card whose corners are right: its printed
 /// right edge, [`STRIP_SHARE`] of the card outwards.
 pub fn nominal_strip(card: &Quad) -> Option<Quad> {
@@ -52,22 +59,39 @@ impl StripFinder {
         })
     }
 
-    /// Where a strip lies beside each card (corners clockwise from the printed top-left):
-    /// what the network finds where that is plausible, else the nominal place; `None` only
-    /// for a degenerate card.
-    pub fn find(&self, frame: &RgbImage, cards: &[Quad]) -> Result<Vec<Option<Quad>>, VisionError> {
+    /// Where a strip lies beside each card: what the network finds where that is
+    /// plausible, else the nominal place; `None` only for a degenerate card.
+    pub fn find(
+        &self,
+        frame: &RgbImage,
+        cards: &[Quad],
+    ) -> Result<Vec<Option<Strip>>, VisionError> {
         Ok(cards
             .iter()
             .zip(self.net.run(frame, cards)?)
             .map(|(card, found)| {
                 let nominal = nominal_strip(card)?;
-                Some(match found {
+                let corners = match found.corners {
                     Some(q) if plausible(card, &nominal, &q) => q,
                     _ => nominal,
+                };
+                Some(Strip {
+                    corners,
+                    presence: found.presence,
                 })
             })
             .collect())
     }
+}
+
+/// Where the strip finder puts a strip beside one card.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Strip {
+    /// Its corners, clockwise from the printed top-left.
+    pub corners: Quad,
+    /// How likely the strip finder holds it that a module is there at all, 0 to 1; `None`
+    /// for a strip finder without that output (one trained before it had it).
+    pub presence: Option<f32>,
 }
 
 /// A found strip may lie a little off its nominal place and be narrower or wider, but every
