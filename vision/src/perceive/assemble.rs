@@ -11,11 +11,11 @@
 //! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
 
 use super::detect::{Detection, PieceClass};
-use super::identify::{crop, quarter_turns, Embedder, Gallery, Identity, DIM};
+use super::identify::{crop, quarter_turns, Embedder, Gallery, Identity, Thresholds, DIM};
 use super::look_alike::LookAlikes;
 use super::par;
 use super::print::is_print;
-use super::strips::StripFinder;
+use super::strips::{StripFinder, STRIP_ABSENT, STRIP_PRESENT};
 use super::tokens::TokenFinder;
 use super::VisionError;
 use image::RgbImage;
@@ -222,8 +222,9 @@ pub struct OnCards<'a> {
 /// Reads what lies on and beside each named card and adds it to `pieces`: the tokens or
 /// markers on it (found by the token finder; named among markers on a city and among tokens
 /// on a unit) and, beside a unit's printed right edge, the strip of a module tucked under
-/// it (found by the strip finder); each is embedded and named like a card. A strip or a
-/// token below its class's least similarity ([`super::identify::Thresholds`]) is dropped,
+/// it (found by the strip finder); each is embedded and named like a card, at its own bar
+/// (a strip's by [`strip_bar`]). A strip or a token below its bar
+/// ([`super::identify::Thresholds`]) is dropped,
 /// not kept as unknown: most spots the finders report that match no enrolled face at all
 /// are print on the card or the table, while a real piece that is hard to read is most
 /// often too close to call between two faces, and is kept as unknown.
@@ -259,33 +260,34 @@ pub fn read_on_cards(
         .collect();
     // Modules lie under robots; under an Outpost unit only once Nestugov took one over, so
     // beside those a strip needs a clearer match.
-    let units: Vec<(&Piece, f32)> = named
+    let units: Vec<(&Piece, bool)> = named
         .iter()
         .filter_map(|card| {
-            let bar = match catalogue.card(card.id.as_deref()?).map(|c| c.kind) {
-                Some(Kind::Robot) => gallery.thresholds.strip,
-                Some(Kind::Soldier | Kind::Building) => gallery
-                    .thresholds
-                    .strip
-                    .max(gallery.thresholds.outpost_strip),
+            let robot = match catalogue.card(card.id.as_deref()?).map(|c| c.kind) {
+                Some(Kind::Robot) => true,
+                Some(Kind::Soldier | Kind::Building) => false,
                 _ => return None,
             };
-            Some((*card, bar))
+            Some((*card, robot))
         })
         .collect();
     let unit_corners: Vec<[[f32; 2]; 4]> = units.iter().map(|(p, _)| p.corners).collect();
     let mut extra: Vec<Beside> = Vec::new();
-    for ((card, bar), strip) in units.iter().zip(strips.find(frame, &unit_corners)?) {
-        if let Some(q) = strip {
-            extra.push(Beside {
-                class: PieceClass::Strip,
-                corners: q,
-                score: card.score,
-                bar: *bar,
-                on_city: false,
-                faint: false,
-            });
-        }
+    for ((card, robot), strip) in units.iter().zip(strips.find(frame, &unit_corners)?) {
+        let Some(strip) = strip else {
+            continue;
+        };
+        let Some(bar) = strip_bar(&gallery.thresholds, *robot, strip.presence) else {
+            continue;
+        };
+        extra.push(Beside {
+            class: PieceClass::Strip,
+            corners: strip.corners,
+            score: card.score,
+            bar,
+            on_city: false,
+            faint: false,
+        });
     }
     let corners: Vec<[[f32; 2]; 4]> = named.iter().map(|p| p.corners).collect();
     for (spots, card) in tokens.find(frame, &corners)?.into_iter().zip(&named) {
@@ -328,7 +330,9 @@ pub fn read_on_cards(
         .zip(&embeddings)
         .map(|(b, e)| admitted(b, gallery.similarities(b.class, e)))
         .collect();
-    let name = |b: &Beside, sims: &[(String, f32)]| gallery.name_among(b.class, sims, |_| true);
+    // Each is named at its own bar: a strip beside a robot where the strip finder holds a
+    // module is there may be named below the class's least similarity.
+    let name = |b: &Beside, sims: &[(String, f32)]| gallery.name_at(b.class, sims, |_| true, b.bar);
     let mut ids: Vec<Identity> = extra.iter().zip(&sims).map(|(b, s)| name(b, s)).collect();
     // A token or marker not named with a clear lead is looked at three more times, turned
     // by quarters (it lies at any angle, and its glyph reads differently each way), and
@@ -418,6 +422,25 @@ fn drop_repeats(pieces: &mut Vec<Piece>, from: usize) {
     }
     let mut k = keep.into_iter();
     pieces.retain(|_| k.next().unwrap_or(true));
+}
+
+/// The least similarity a strip beside a unit needs to be read as its module, or `None`
+/// where the strip finder holds that there is no module at all (presence under
+/// [`STRIP_ABSENT`]). Beside a robot it is `thresholds.strip`, or the lower
+/// `thresholds.present_strip` where the strip finder holds a module there (presence
+/// [`STRIP_PRESENT`] or more). Beside an Outpost unit a module lies only once Nestugov took
+/// it over, so there it is the higher of `strip` and `outpost_strip` whatever the presence.
+fn strip_bar(thresholds: &Thresholds, robot: bool, presence: Option<f32>) -> Option<f32> {
+    if presence.is_some_and(|p| p < STRIP_ABSENT) {
+        return None;
+    }
+    Some(if !robot {
+        thresholds.strip.max(thresholds.outpost_strip)
+    } else if presence.is_some_and(|p| p >= STRIP_PRESENT) {
+        thresholds.present_strip.min(thresholds.strip)
+    } else {
+        thresholds.strip
+    })
 }
 
 /// A place on or beside a named card where a strip, token or marker may lie.
@@ -708,6 +731,22 @@ mod tests {
         ];
         p.similarities.clear();
         p
+    }
+
+    #[test]
+    fn a_strip_the_finder_holds_present_beside_a_robot_is_read_at_the_lower_bar() {
+        let t = Thresholds::default();
+        assert!(t.present_strip < t.strip);
+        assert_eq!(strip_bar(&t, true, Some(0.99)), Some(t.present_strip));
+        assert_eq!(strip_bar(&t, true, Some(0.5)), Some(t.strip));
+        assert_eq!(strip_bar(&t, true, Some(0.01)), None);
+        // A strip finder without the presence output reads every strip at the usual bar.
+        assert_eq!(strip_bar(&t, true, None), Some(t.strip));
+        // Beside an Outpost unit, presence only ever turns a strip away.
+        let outpost = t.strip.max(t.outpost_strip);
+        assert_eq!(strip_bar(&t, false, Some(0.99)), Some(outpost));
+        assert_eq!(strip_bar(&t, false, None), Some(outpost));
+        assert_eq!(strip_bar(&t, false, Some(0.01)), None);
     }
 
     #[test]

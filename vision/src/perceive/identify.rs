@@ -26,6 +26,8 @@ const SECOND_LOOK: f32 = 0.6;
 /// Default least similarity of a token or marker the token finder saw only faintly
 /// (chosen on validation scenes: `read_on_cards` in `vision/src/perceive/assemble.rs`).
 const FAINT_SMALL: f32 = 0.7;
+/// The default [`Thresholds::present_strip`].
+const PRESENT_STRIP: f32 = 0.2;
 /// Default least lead of one look-alike's pictures over the other's (chosen on validation
 /// scenes: `vision/src/perceive/look_alike.rs`).
 const LOOK_ALIKE: f32 = 0.04;
@@ -301,6 +303,9 @@ pub struct Thresholds {
     /// Least similarity of a module strip (beside most units there is none, so this one
     /// also has to turn away the table and the neighbouring cards).
     pub strip: f32,
+    /// Least similarity of a module strip beside a robot where the strip finder holds that
+    /// a module is there ([`super::assemble`]); absent in older files: the default.
+    pub present_strip: f32,
     /// Least similarity of a module strip beside an Outpost unit, where a module lies only
     /// after Nestugov took it over (the higher of this and `strip` applies).
     pub outpost_strip: f32,
@@ -337,6 +342,7 @@ impl Default for Thresholds {
             card: 0.5,
             strip: 0.4,
             outpost_strip: 0.6,
+            present_strip: PRESENT_STRIP,
             small: 0.4,
             city_row: 0.2,
             margin: 0.04,
@@ -471,6 +477,23 @@ impl Gallery {
         similarities: &[(String, f32)],
         allowed: impl Fn(&str) -> bool,
     ) -> Identity {
+        self.name_at(
+            class,
+            similarities,
+            allowed,
+            self.thresholds.min_score(class),
+        )
+    }
+
+    /// [`Gallery::name_among`] with a least similarity of its own (`least`) in place of the
+    /// class's.
+    pub fn name_at(
+        &self,
+        class: PieceClass,
+        similarities: &[(String, f32)],
+        allowed: impl Fn(&str) -> bool,
+        least: f32,
+    ) -> Identity {
         let mut best: Option<(&str, f32)> = None;
         let mut runner_up = -1.0f32;
         for (id, s) in similarities.iter().filter(|(id, _)| allowed(id)) {
@@ -493,9 +516,8 @@ impl Gallery {
         };
         let margin = score - runner_up;
         Identity {
-            id: (score >= self.thresholds.min_score(class)
-                && margin >= self.thresholds.min_margin(class))
-            .then(|| id.to_string()),
+            id: (score >= least && margin >= self.thresholds.min_margin(class))
+                .then(|| id.to_string()),
             score,
             margin,
             best: id.to_string(),
