@@ -117,18 +117,17 @@ def fit_corner_net(args, spec, input_shape, prefix, name, presence_weight=None):
 
     images = load_npy(args.data, f"{prefix}_images.npy")
     targets = load_npy(args.data, f"{prefix}_targets.npy").astype(np.float32)
-    def loss(out, t):
-        return jnp.abs(out - t).mean()
-
     if presence_weight is not None:
         present = load_npy(args.data, f"{prefix}_present.npy").astype(np.float32).reshape(-1, 1)
         targets = np.concatenate([targets, present], axis=1)
 
-        def loss(out, t):
-            corners = jnp.abs(out[:, :8] - t[:, :8]).mean()
-            z, y = out[:, 8], t[:, 8]
-            bce = (jnp.maximum(z, 0) - z * y + jnp.log1p(jnp.exp(-jnp.abs(z)))).mean()
-            return corners + presence_weight * bce
+    def loss(out, t):
+        corners = jnp.abs(out[:, :8] - t[:, :8]).mean()
+        if presence_weight is None:
+            return corners
+        z, y = out[:, 8], t[:, 8]
+        bce = (jnp.maximum(z, 0) - z * y + jnp.log1p(jnp.exp(-jnp.abs(z)))).mean()
+        return corners + presence_weight * bce
 
     n = len(images)
     n_hold = int(load_json(args.data, f"{prefix}_holdout.json"))

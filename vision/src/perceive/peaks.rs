@@ -55,6 +55,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_sigmoid_maps_logits_to_probabilities() {
+        assert!((sigmoid(0.0) - 0.5).abs() < 1e-6);
+        assert!(sigmoid(8.0) > 0.999 && sigmoid(-8.0) < 0.001);
+        assert!(sigmoid(-200.0) >= 0.0 && sigmoid(200.0) <= 1.0);
+    }
+
+    #[test]
     fn one_peak_per_hill_and_per_flat_top() {
         #[rustfmt::skip]
         let plane = [

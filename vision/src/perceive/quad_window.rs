@@ -8,6 +8,7 @@
 
 use super::nn::{push_chw, ItemNet, LEAST_SHARE};
 use super::par;
+use super::peaks::sigmoid;
 use super::resample::{apply, invert, rectify, unit_square_to_quad};
 use super::VisionError;
 use image::RgbImage;
@@ -183,15 +184,10 @@ impl QuadNet {
             .zip(&rows)
             .map(|(win, o)| Found {
                 corners: win.as_ref().and_then(|w| spec.corners_in(w, o)),
-                presence: o.get(8).map(|z| logistic(*z)),
+                presence: o.get(8).map(|z| sigmoid(*z)),
             })
             .collect())
     }
-}
-
-/// The logistic function: a logit to a probability.
-fn logistic(z: f32) -> f32 {
-    1.0 / (1.0 + (-z).exp())
 }
 
 #[cfg(test)]
@@ -242,12 +238,5 @@ mod tests {
             (SPEC.width, SPEC.height)
         );
         assert!(SPEC.corners_from(&CARD, &[0.0; 3]).is_none());
-    }
-
-    #[test]
-    fn the_logistic_maps_logits_to_probabilities() {
-        assert!((logistic(0.0) - 0.5).abs() < 1e-6);
-        assert!(logistic(8.0) > 0.999 && logistic(-8.0) < 0.001);
-        assert!(logistic(-200.0) >= 0.0 && logistic(200.0) <= 1.0);
     }
 }
