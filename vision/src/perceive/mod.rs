@@ -18,6 +18,7 @@ pub mod city_row;
 pub mod copies;
 pub mod detect;
 pub mod eval;
+pub mod gaps;
 pub mod identify;
 pub mod look_alike;
 pub mod nn;
@@ -227,6 +228,8 @@ impl Analyzer {
         second_look::look_again(frame, &mut pieces, &self.embedder, &self.gallery)?;
         let second = Instant::now();
         self.name_by_place(catalogue, &mut pieces);
+        // A card unseen between two named units of a column, about two steps apart.
+        gaps::fill(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
         copies::limit(catalogue, &mut pieces);
         // A faint detection that nothing could name, even by its place, is most likely not
         // a card.

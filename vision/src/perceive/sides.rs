@@ -18,22 +18,31 @@ use super::identify::Gallery;
 use super::PieceClass;
 use tablelens_engine::{Catalogue, CityId, Side};
 
-fn is_city(id: &str) -> bool {
+/// Whether a card face is a city's (either side up).
+pub(crate) fn is_city(id: &str) -> bool {
     CityId::parse_face(id).is_some()
 }
 
-/// The side of the row a point lies on, seen from the city whose column it is in.
-fn side_at(cities: &[Frame], p: [f32; 2]) -> Option<Side> {
+/// The column a point lies in: the index of the city (in `cities`) whose width it is least
+/// far from, within 1.2 widths, the side of the row it lies on, and how far along the
+/// column (in city card lengths from the city's middle, positive towards the red edge).
+pub(crate) fn column_of(cities: &[Frame], p: [f32; 2]) -> Option<(usize, Side, f32)> {
     cities
         .iter()
-        .filter_map(|f| beside(f, p).filter(|(across, _)| *across < 1.2))
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, along)| {
-            if along > 0.0 {
+        .enumerate()
+        .filter_map(|(i, f)| {
+            beside(f, p)
+                .filter(|(across, _)| *across < 1.2)
+                .map(|b| (i, b))
+        })
+        .min_by(|a, b| a.1 .0.total_cmp(&b.1 .0))
+        .map(|(i, (_, along))| {
+            let side = if along > 0.0 {
                 Side::Moloch
             } else {
                 Side::Outpost
-            }
+            };
+            (i, side, along)
         })
 }
 
@@ -54,7 +63,7 @@ pub fn read(catalogue: &Catalogue, gallery: &Gallery, pieces: &mut [Piece]) {
         if p.id.as_deref().is_some_and(is_city) {
             continue;
         }
-        let Some(side) = side_at(&cities, centre(&p.corners)) else {
+        let Some((_, side, _)) = column_of(&cities, centre(&p.corners)) else {
             continue;
         };
         let id = gallery.name_among(PieceClass::Card, &p.similarities, |face| {

@@ -1,0 +1,97 @@
+//! Cards found in the gaps of a column, on rendered scenes whose truth is known: with every
+//! card but one in the middle of each column given (named, at its true corners), the gap
+//! it leaves is found and the card in it named right, never wrong.
+
+use tablelens_engine::{Catalogue, Layout};
+use tablelens_vision::perceive::assemble::Piece;
+use tablelens_vision::perceive::gaps::fill;
+use tablelens_vision::perceive::identify::gallery_of;
+use tablelens_vision::perceive::{embedder_fingerprint, Embedder, PieceClass};
+use tablelens_vision::render::{all_faces, Renderer, SceneOptions};
+
+type Quad = [[f32; 2]; 4];
+
+fn named(id: &str, corners: Quad) -> Piece {
+    Piece {
+        class: PieceClass::Card,
+        corners,
+        score: 0.9,
+        id: Some(id.to_string()),
+        similarity: 0.9,
+        best: id.to_string(),
+        similarities: vec![(id.to_string(), 0.9)],
+    }
+}
+
+fn centre(q: &Quad) -> [f32; 2] {
+    [
+        q.iter().map(|p| p[0]).sum::<f32>() / 4.0,
+        q.iter().map(|p| p[1]).sum::<f32>() / 4.0,
+    ]
+}
+
+/// The cities and units of a true layout as named pieces, less the middle unit of each
+/// column of three or more, which come back as (card, corners).
+fn with_holes(truth: &Layout) -> (Vec<Piece>, Vec<(String, Quad)>) {
+    let (mut pieces, mut held_back) = (Vec::new(), Vec::new());
+    for city in &truth.cities {
+        let Some(c) = city.corners else { continue };
+        let face = if city.destroyed {
+            format!("{}_destroyed", city.id.as_str())
+        } else {
+            city.id.as_str().to_string()
+        };
+        pieces.push(named(&face, c));
+        for column in [&city.moloch, &city.outpost] {
+            let middle = (column.len() >= 3).then_some(column.len() / 2);
+            for (i, u) in column.iter().enumerate() {
+                let Some(q) = u.corners else { continue };
+                if Some(i) == middle {
+                    held_back.push((u.card.clone(), q));
+                } else {
+                    pieces.push(named(&u.card, q));
+                }
+            }
+        }
+    }
+    (pieces, held_back)
+}
+
+#[test]
+fn a_card_held_back_from_the_middle_of_a_column_is_found_in_its_gap() {
+    let cat = Catalogue::bundled();
+    let embedder = Embedder::builtin().expect("embedder");
+    let gallery =
+        gallery_of(&cat, &embedder, &embedder_fingerprint(), all_faces(&cat, 0)).expect("gallery");
+    let mut renderer = Renderer::new(&cat);
+    let (mut holes, mut right) = (0, 0);
+    for i in 0..6 {
+        let scene = renderer.render(777, i, &SceneOptions::default());
+        let (mut pieces, held_back) = with_holes(&scene.truth);
+        let given = pieces.len();
+        fill(&scene.image, &cat, &mut pieces, &embedder, &gallery).expect("fill");
+        holes += held_back.len();
+        for found in &pieces[given..] {
+            let at = centre(&found.corners);
+            let truth = held_back.iter().find(|(_, q)| {
+                let c = centre(q);
+                let w = ((q[0][0] - q[1][0]).powi(2) + (q[0][1] - q[1][1]).powi(2)).sqrt();
+                ((c[0] - at[0]).powi(2) + (c[1] - at[1]).powi(2)).sqrt() < 0.35 * w
+            });
+            let (card, _) = truth.unwrap_or_else(|| {
+                panic!("scene {i}: a card found at {at:?}, where none was held back")
+            });
+            assert_eq!(
+                found.id.as_deref(),
+                Some(card.as_str()),
+                "scene {i}: named wrong"
+            );
+            right += 1;
+        }
+    }
+    assert!(holes >= 6, "only {holes} columns of three or more");
+    assert!(
+        right * 10 >= holes * 8,
+        "{right} of {holes} held-back cards found"
+    );
+}
