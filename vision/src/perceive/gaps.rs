@@ -120,15 +120,15 @@ pub fn missing(pieces: &[Piece], catalogue: &Catalogue) -> Vec<(Quad, Side)> {
             .cmp(&(b.city, b.side as u8))
             .then(a.along.abs().total_cmp(&b.along.abs()))
     });
-    // Neighbouring pairs of one column, with their distance in card lengths.
-    let pairs: Vec<(&Quad, Quad, f32)> = units
+    // Neighbouring pairs of one column, with their distance in card lengths and their side.
+    let pairs: Vec<(&Quad, Quad, f32, Side)> = units
         .windows(2)
         .filter(|w| w[0].city == w[1].city && w[0].side == w[1].side)
         .map(|w| {
             let a = &pieces[w[0].piece].corners;
             let b = same_way(a, &pieces[w[1].piece].corners);
             let len = (length(a) + length(&b)) / 2.0;
-            (a, b, dist(centre(a), centre(&b)) / len.max(1.0))
+            (a, b, dist(centre(a), centre(&b)) / len.max(1.0), w[0].side)
         })
         .collect();
     let mut steps: Vec<f32> = pairs
@@ -138,14 +138,8 @@ pub fn missing(pieces: &[Piece], catalogue: &Catalogue) -> Vec<(Quad, Side)> {
         .collect();
     steps.sort_by(f32::total_cmp);
     let step = steps.get(steps.len() / 2).copied().unwrap_or(DEFAULT_STEP);
-    let side_of = |a: &Quad| {
-        units
-            .iter()
-            .find(|u| &pieces[u.piece].corners == a)
-            .map(|u| u.side)
-    };
     let mut out = Vec::new();
-    for (a, b, d) in pairs {
+    for (a, b, d, side) in pairs {
         if d <= ONE_STEP {
             continue;
         }
@@ -153,7 +147,6 @@ pub fn missing(pieces: &[Piece], catalogue: &Catalogue) -> Vec<(Quad, Side)> {
         if gaps == 0 || gaps > MOST_MISSING {
             continue;
         }
-        let Some(side) = side_of(a) else { continue };
         for k in 1..=gaps {
             out.push((between(a, &b, k as f32 / (gaps + 1) as f32), side));
         }
