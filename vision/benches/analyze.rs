@@ -1,7 +1,8 @@
 //! Benchmarks of the vision: a whole 1920x1080 table photo of 40 cards analysed (detect,
 //! refine, identify, assemble), seen from far off and from a camera set up for play, and one
 //! card identified (crop, embed both ways up, nearest neighbour). `TABLELENS_THREADS=1`
-//! gives the one-core figures.
+//! gives the one-core figures. On a shared virtual machine, compare builds in alternated
+//! rounds and note the CPU steal of each round (ARCHITECTURE.md, "Conventions").
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use tablelens_engine::{Catalogue, Kind, Unit};
