@@ -1,10 +1,11 @@
 //! Cards found in the gaps of a column, on rendered scenes whose truth is known: with every
 //! card but one in the middle of each column given (named, at its true corners), the gap
-//! it leaves is found and the card in it named right, never wrong.
+//! it leaves is found and the card in it named right, never wrong; and a gap over bare
+//! table names nothing.
 
 use tablelens_engine::{Catalogue, Layout};
 use tablelens_vision::perceive::assemble::Piece;
-use tablelens_vision::perceive::gaps::fill;
+use tablelens_vision::perceive::gaps::{fill, missing};
 use tablelens_vision::perceive::identify::gallery_of;
 use tablelens_vision::perceive::{embedder_fingerprint, Embedder, PieceClass};
 use tablelens_vision::render::{all_faces, Renderer, SceneOptions};
@@ -94,4 +95,51 @@ fn a_card_held_back_from_the_middle_of_a_column_is_found_in_its_gap() {
         right * 10 >= holes * 8,
         "{right} of {holes} held-back cards found"
     );
+}
+
+#[test]
+fn nothing_is_named_in_a_gap_of_bare_table() {
+    let cat = Catalogue::bundled();
+    let embedder = Embedder::builtin().expect("embedder");
+    let gallery =
+        gallery_of(&cat, &embedder, &embedder_fingerprint(), all_faces(&cat, 0)).expect("gallery");
+    let mut renderer = Renderer::new(&cat);
+    let mut looked = 0;
+    for i in 0..4 {
+        // The cities of a game with no unit beside them: bare table along every column.
+        let mut layout = renderer.render(778, i, &SceneOptions::default()).truth;
+        for city in &mut layout.cities {
+            city.moloch.clear();
+            city.outpost.clear();
+        }
+        let scene = renderer.render_layout(&layout, 778, i, &SceneOptions::default());
+        let (mut pieces, _) = with_holes(&scene.truth);
+        // Two units said to lie in one city's Outpost column, 1.6 card lengths apart, the
+        // first a little beyond the city: a gap of one card, over bare table.
+        let Some(city) = pieces.first().map(|p| p.corners) else {
+            continue;
+        };
+        let down = [
+            (city[3][0] + city[2][0] - city[0][0] - city[1][0]) / 2.0,
+            (city[3][1] + city[2][1] - city[0][1] - city[1][1]) / 2.0,
+        ];
+        let along = |k: f32| city.map(|p| [p[0] + down[0] * k, p[1] + down[1] * k]);
+        pieces.push(named("commando", along(1.1)));
+        pieces.push(named("scout", along(2.7)));
+        assert_eq!(
+            missing(&pieces, &cat).len(),
+            1,
+            "scene {i}: the gap is looked at"
+        );
+        let given = pieces.len();
+        fill(&scene.image, &cat, &mut pieces, &embedder, &gallery).expect("fill");
+        assert_eq!(
+            pieces.len(),
+            given,
+            "scene {i}: {:?} named on bare table",
+            pieces.last().map(|p| &p.id)
+        );
+        looked += 1;
+    }
+    assert!(looked >= 3, "only {looked} scenes with a city in view");
 }
