@@ -7,7 +7,7 @@ use tablelens_engine::{Catalogue, Layout};
 use tablelens_vision::perceive::assemble::Piece;
 use tablelens_vision::perceive::gaps::{fill, missing};
 use tablelens_vision::perceive::identify::gallery_of;
-use tablelens_vision::perceive::{embedder_fingerprint, Embedder, PieceClass};
+use tablelens_vision::perceive::{embedder_fingerprint, Embedder, Gallery, PieceClass};
 use tablelens_vision::render::{all_faces, Renderer, SceneOptions};
 
 type Quad = [[f32; 2]; 4];
@@ -58,12 +58,18 @@ fn with_holes(truth: &Layout) -> (Vec<Piece>, Vec<(String, Quad)>) {
     (pieces, held_back)
 }
 
+/// The built-in embedder and a gallery of the canonical faces.
+fn embedder_and_gallery(cat: &Catalogue) -> (Embedder, Gallery) {
+    let embedder = Embedder::builtin().expect("embedder");
+    let gallery =
+        gallery_of(cat, &embedder, &embedder_fingerprint(), all_faces(cat, 0)).expect("gallery");
+    (embedder, gallery)
+}
+
 #[test]
 fn a_card_held_back_from_the_middle_of_a_column_is_found_in_its_gap() {
     let cat = Catalogue::bundled();
-    let embedder = Embedder::builtin().expect("embedder");
-    let gallery =
-        gallery_of(&cat, &embedder, &embedder_fingerprint(), all_faces(&cat, 0)).expect("gallery");
+    let (embedder, gallery) = embedder_and_gallery(&cat);
     let mut renderer = Renderer::new(&cat);
     let (mut holes, mut right) = (0, 0);
     for i in 0..6 {
@@ -100,9 +106,7 @@ fn a_card_held_back_from_the_middle_of_a_column_is_found_in_its_gap() {
 #[test]
 fn nothing_is_named_in_a_gap_of_bare_table() {
     let cat = Catalogue::bundled();
-    let embedder = Embedder::builtin().expect("embedder");
-    let gallery =
-        gallery_of(&cat, &embedder, &embedder_fingerprint(), all_faces(&cat, 0)).expect("gallery");
+    let (embedder, gallery) = embedder_and_gallery(&cat);
     let mut renderer = Renderer::new(&cat);
     let mut looked = 0;
     for i in 0..4 {

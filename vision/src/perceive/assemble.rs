@@ -507,6 +507,11 @@ fn sub(a: [f32; 2], b: [f32; 2]) -> [f32; 2] {
     [a[0] - b[0], a[1] - b[1]]
 }
 
+/// The point a share `f` of the way from `a` to `b`.
+pub(crate) fn lerp(a: [f32; 2], b: [f32; 2], f: f32) -> [f32; 2] {
+    [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f]
+}
+
 /// The point halfway between two points.
 pub(crate) fn midpoint(a: [f32; 2], b: [f32; 2]) -> [f32; 2] {
     [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]

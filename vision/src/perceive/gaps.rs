@@ -21,12 +21,13 @@
 //! 85.6 / 82.5% -> 92.5 / 98.7 / 95.1 / 87.5 / 85.6%. Layouts exact stayed 116 of 240: the
 //! scenes it mends have other faults too.
 
-use super::assemble::{centre, dist, half_turn, look_one_way, Frame, Piece};
+use super::assemble::{centre, dist, half_turn, lerp, look_one_way, Frame, Piece};
 use super::detect::{Detection, PieceClass};
 use super::identify::{Embedder, Gallery};
 use super::quad_window::Quad;
 use super::refine::same_card;
-use super::sides::{column_of, is_city};
+use super::second_look::moved;
+use super::sides::{city_frames, column_of};
 use super::VisionError;
 use image::RgbImage;
 use tablelens_engine::{Catalogue, Side};
@@ -78,28 +79,13 @@ fn same_way(a: &Quad, b: &Quad) -> Quad {
 
 /// Corner by corner, the quad a share `t` of the way from `a` to `b`.
 fn between(a: &Quad, b: &Quad, t: f32) -> Quad {
-    std::array::from_fn(|i| {
-        [
-            a[i][0] + (b[i][0] - a[i][0]) * t,
-            a[i][1] + (b[i][1] - a[i][1]) * t,
-        ]
-    })
-}
-
-/// `q` slid along its long axis by `along` of its length.
-fn slid(q: &Quad, along: f32) -> Quad {
-    let d = Frame::of(q).down;
-    q.map(|p| [p[0] + d[0] * along, p[1] + d[1] * along])
+    std::array::from_fn(|i| lerp(a[i], b[i], t))
 }
 
 /// The quads where cards most likely lie unseen: between neighbouring named units of a
 /// column that lie about two or three steps apart. Each comes with its column's side.
 pub fn missing(pieces: &[Piece], catalogue: &Catalogue) -> Vec<(Quad, Side)> {
-    let cities: Vec<Frame> = pieces
-        .iter()
-        .filter(|p| p.class == PieceClass::Card && p.id.as_deref().is_some_and(is_city))
-        .map(|p| Frame::of(&p.corners))
-        .collect();
+    let cities = city_frames(pieces);
     let mut units: Vec<InColumn> = pieces
         .iter()
         .enumerate()
@@ -171,7 +157,7 @@ pub fn fill(
         .iter()
         .flat_map(|(q, _)| {
             std::iter::once(*q)
-                .chain(SLIDES.iter().map(|&s| slid(q, s)))
+                .chain(SLIDES.iter().map(|&s| moved(q, s, s)))
                 .map(|corners| Detection {
                     class: PieceClass::Card,
                     score: 0.0,

@@ -45,7 +45,9 @@
 //! 17.7 to 15.9 ms (6 cards, 1 settled one way). Naming the moved crops one way up only
 //! was tried too: it lost cards (recall 0.2 to 1.2 points lower on each validation set).
 
-use super::assemble::{centre, dist, look_one_way, look_other_way, midpoint, worth_turning, Piece};
+use super::assemble::{
+    centre, dist, lerp, look_one_way, look_other_way, midpoint, worth_turning, Piece,
+};
 use super::detect::{Detection, PieceClass};
 use super::identify::{Embedder, Gallery};
 use super::quad_window::Quad;
@@ -78,10 +80,6 @@ pub const SLIDES: [f32; 4] = [-0.25, -0.12, 0.12, 0.25];
 /// An unknown card whose best similarity is below this is not looked at again: it is most
 /// likely no card at all, or too little of one.
 pub const LEAST_FIRST_SIMILARITY: f32 = 0.3;
-
-fn lerp(a: [f32; 2], b: [f32; 2], f: f32) -> [f32; 2] {
-    [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f]
-}
 
 /// The quad with its short edges moved along its long axis: the edge through corners
 /// 0 and 1 (or 1 and 2, whichever pair is the short edge) moved by `near` of the long side

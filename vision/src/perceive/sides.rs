@@ -23,6 +23,15 @@ pub(crate) fn is_city(id: &str) -> bool {
     CityId::parse_face(id).is_some()
 }
 
+/// The axes of every card named as a city.
+pub(crate) fn city_frames(pieces: &[Piece]) -> Vec<Frame> {
+    pieces
+        .iter()
+        .filter(|p| p.class == PieceClass::Card && p.id.as_deref().is_some_and(is_city))
+        .map(|p| Frame::of(&p.corners))
+        .collect()
+}
+
 /// The column a point lies in: the index of the city (in `cities`) whose width it is least
 /// far from, within 1.2 widths, the side of the row it lies on, and how far along the
 /// column (in city card lengths from the city's middle, positive towards the red edge).
@@ -48,11 +57,7 @@ pub(crate) fn column_of(cities: &[Frame], p: [f32; 2]) -> Option<(usize, Side, f
 
 /// Names every unit card in a column again among the unit faces of its column's side.
 pub fn read(catalogue: &Catalogue, gallery: &Gallery, pieces: &mut [Piece]) {
-    let cities: Vec<Frame> = pieces
-        .iter()
-        .filter(|p| p.class == PieceClass::Card && p.id.as_deref().is_some_and(is_city))
-        .map(|p| Frame::of(&p.corners))
-        .collect();
+    let cities = city_frames(pieces);
     if cities.is_empty() {
         return;
     }
