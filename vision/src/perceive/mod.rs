@@ -28,6 +28,7 @@ pub mod print;
 pub mod quad_window;
 pub mod refine;
 pub mod resample;
+pub mod rough_views;
 pub mod second_look;
 pub mod sides;
 pub mod strips;
