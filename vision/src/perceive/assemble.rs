@@ -73,6 +73,10 @@ pub(crate) fn upright_card(x: f32, y: f32, id: Option<&str>, sims: &[(&str, f32)
     }
 }
 
+/// How far across the row from a city's middle, in city card widths, a card may lie and
+/// still be in that city's column (players lay units a little off the column's line).
+pub(crate) const COLUMN_REACH: f32 = 1.2;
+
 /// Where a point lies beside a city card, if it lies in the city's column outside the card:
 /// how far across (in card widths from the city's middle) and how far along (in card
 /// heights from its middle, positive towards the red edge, Moloch's side).
@@ -586,7 +590,7 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
             })
             .min_by(|a, b| a.1.total_cmp(&b.1));
         match column {
-            Some((city, across, along)) if across < 1.2 => {
+            Some((city, across, along)) if across < COLUMN_REACH => {
                 let mut unit = Unit::new(id);
                 unit.corners = Some(p.corners);
                 placed.push(Placed {

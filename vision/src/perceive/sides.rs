@@ -5,7 +5,7 @@
 //! nor, as the runner-up, make a right reading too close to call.
 //!
 //! A card stands in a column where [`super::assemble`] would place it: beside the city
-//! whose width it is least far from (within 1.2 widths), more than half a card from the
+//! whose width it is least far from (within [`COLUMN_REACH`] widths), more than half a card from the
 //! city's middle. Cards elsewhere, and every city card, are left as they are.
 //!
 //! The bar is the card bar, although a column card is named among fewer faces. Bars of
@@ -13,7 +13,7 @@
 //! (up to 1.9 points on deck 1), but named more cards wrong (deck 1: 1.1% to 1.5% and 2.0%)
 //! and left no more layouts exact.
 
-use super::assemble::{beside, centre, Frame, Piece};
+use super::assemble::{beside, centre, Frame, Piece, COLUMN_REACH};
 use super::identify::Gallery;
 use super::PieceClass;
 use tablelens_engine::{Catalogue, CityId, Side};
@@ -33,7 +33,7 @@ pub(crate) fn city_frames(pieces: &[Piece]) -> Vec<Frame> {
 }
 
 /// The column a point lies in: the index of the city (in `cities`) whose width it is least
-/// far from, within 1.2 widths, the side of the row it lies on, and how far along the
+/// far from, within [`COLUMN_REACH`] widths, the side of the row it lies on, and how far along the
 /// column (in city card lengths from the city's middle, positive towards the red edge).
 pub(crate) fn column_of(cities: &[Frame], p: [f32; 2]) -> Option<(usize, Side, f32)> {
     cities
@@ -41,7 +41,7 @@ pub(crate) fn column_of(cities: &[Frame], p: [f32; 2]) -> Option<(usize, Side, f
         .enumerate()
         .filter_map(|(i, f)| {
             beside(f, p)
-                .filter(|(across, _)| *across < 1.2)
+                .filter(|(across, _)| *across < COLUMN_REACH)
                 .map(|b| (i, b))
         })
         .min_by(|a, b| a.1 .0.total_cmp(&b.1 .0))
