@@ -987,16 +987,34 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_match_to_a_rough_view_counts_less() {
-        let mut rough_hornet = entry("hornet", PieceClass::Card, 1);
-        rough_hornet.rough = true;
-        let g = bare(
+    /// A gallery of hornet's whole face (along axis 0), another view of hornet (axis 1)
+    /// that `mark` says what it is, and brute's face (axis 2).
+    fn hornet_with_a_view(mark: impl FnOnce(&mut GalleryEntry), thresholds: Thresholds) -> Gallery {
+        let mut view = entry("hornet", PieceClass::Card, 1);
+        mark(&mut view);
+        bare(
             vec![
                 entry("hornet", PieceClass::Card, 0),
-                rough_hornet,
+                view,
                 entry("brute", PieceClass::Card, 2),
             ],
+            thresholds,
+        )
+    }
+
+    /// A card embedding's similarity to one component of a gallery.
+    fn similarity_to(g: &Gallery, e: &[f32; DIM], id: &str) -> f32 {
+        let sims = g.similarities(PieceClass::Card, e);
+        sims.iter()
+            .find(|(i, _)| i == id)
+            .map(|x| x.1)
+            .unwrap_or_else(|| panic!("no {id} in {sims:?}"))
+    }
+
+    #[test]
+    fn a_match_to_a_rough_view_counts_less() {
+        let g = hornet_with_a_view(
+            |v| v.rough = true,
             Thresholds {
                 rough: 0.03,
                 ..Thresholds::default()
@@ -1005,14 +1023,10 @@ mod tests {
         let mut e = [0f32; DIM];
         e[1] = 0.8;
         e[2] = 0.7;
-        let sims = g.similarities(PieceClass::Card, &e);
-        let of = |id: &str| sims.iter().find(|(i, _)| i == id).map(|x| x.1).unwrap();
-        assert!((of("hornet") - 0.77).abs() < 1e-6, "{sims:?}");
+        assert!((similarity_to(&g, &e, "hornet") - 0.77).abs() < 1e-6);
         // The whole face still counts in full.
         e[0] = 0.9;
-        let sims = g.similarities(PieceClass::Card, &e);
-        let of = |id: &str| sims.iter().find(|(i, _)| i == id).map(|x| x.1).unwrap();
-        assert!((of("hornet") - 0.9).abs() < 1e-6, "{sims:?}");
+        assert!((similarity_to(&g, &e, "hornet") - 0.9).abs() < 1e-6);
     }
 
     #[test]
@@ -1032,14 +1046,8 @@ mod tests {
 
     #[test]
     fn a_match_to_a_covered_view_counts_less() {
-        let mut covered_hornet = entry("hornet", PieceClass::Card, 1);
-        covered_hornet.covered = 35;
-        let g = bare(
-            vec![
-                entry("hornet", PieceClass::Card, 0),
-                covered_hornet,
-                entry("brute", PieceClass::Card, 2),
-            ],
+        let g = hornet_with_a_view(
+            |v| v.covered = 35,
             Thresholds {
                 covered: 0.06,
                 ..Thresholds::default()
@@ -1048,10 +1056,8 @@ mod tests {
         let mut e = [0f32; DIM];
         e[1] = 0.8;
         e[2] = 0.7;
-        let sims = g.similarities(PieceClass::Card, &e);
-        let of = |id: &str| sims.iter().find(|(i, _)| i == id).map(|x| x.1).unwrap();
-        assert!((of("hornet") - 0.74).abs() < 1e-6, "{sims:?}");
-        assert!((of("brute") - 0.7).abs() < 1e-6);
+        assert!((similarity_to(&g, &e, "hornet") - 0.74).abs() < 1e-6);
+        assert!((similarity_to(&g, &e, "brute") - 0.7).abs() < 1e-6);
         // Still named, with a lead of 0.04; the whole face would have been too.
         assert_eq!(
             g.identify(PieceClass::Card, &e).id.as_deref(),
