@@ -30,7 +30,7 @@ pub fn run(catalogue: &Catalogue, args: &EnrollArgs) -> Result<(), CliError> {
         gallery
             .entries
             .iter()
-            .filter(|e| e.turn == 0 && e.covered == 0 && !e.rough)
+            .filter(|e| e.is_as_enrolled())
             .count(),
         ids.len(),
         args.out.display()

@@ -270,7 +270,7 @@ fn the_wizard_walks_through_pieces_and_cities_and_saves() {
     let whole: Vec<_> = gallery
         .entries
         .iter()
-        .filter(|e| e.covered == 0 && !e.rough)
+        .filter(|e| e.is_as_enrolled())
         .collect();
     assert_eq!(whole.len(), 1);
     assert!(Catalogue::bundled()

@@ -255,6 +255,13 @@ pub struct GalleryEntry {
     pub rough: bool,
 }
 
+impl GalleryEntry {
+    /// Whether this is an enrolled picture as it was: not turned, covered or made rough.
+    pub fn is_as_enrolled(&self) -> bool {
+        self.turn == 0 && self.covered == 0 && !self.rough
+    }
+}
+
 fn is_zero(n: &u8) -> bool {
     *n == 0
 }
@@ -981,7 +988,7 @@ mod tests {
         );
         // Each rough view is embedded apart from the face.
         let hornet: Vec<&GalleryEntry> = g.entries.iter().filter(|e| e.id == "hornet").collect();
-        let whole = hornet.iter().find(|e| !e.rough && e.covered == 0).unwrap();
+        let whole = hornet.iter().find(|e| e.is_as_enrolled()).unwrap();
         for rough in hornet.iter().filter(|e| e.rough) {
             assert_ne!(rough.embedding, whole.embedding);
         }

@@ -229,7 +229,8 @@ impl Analyzer {
         second_look::look_again(frame, &mut pieces, &self.embedder, &self.gallery)?;
         let second = Instant::now();
         self.name_by_place(catalogue, &mut pieces);
-        // A card unseen between two named units of a column, about two steps apart.
+        // A card unseen in a column: between two named units about two steps apart, or
+        // between a city and a first unit a step too far out.
         gaps::fill(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
         copies::limit(catalogue, &mut pieces);
         // A faint detection that nothing could name, even by its place, is most likely not

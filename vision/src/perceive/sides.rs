@@ -5,8 +5,8 @@
 //! nor, as the runner-up, make a right reading too close to call.
 //!
 //! A card stands in a column where [`super::assemble`] would place it: beside the city
-//! whose width it is least far from (within [`COLUMN_REACH`] widths), more than half a card from the
-//! city's middle. Cards elsewhere, and every city card, are left as they are.
+//! whose width it is least far from (within [`COLUMN_REACH`] widths), more than half a
+//! card from the city's middle. Cards elsewhere, and every city card, are left as they are.
 //!
 //! The bar is the card bar, although a column card is named among fewer faces. Bars of
 //! 0.45 and 0.4 for column cards were tried on validation scenes. They found a few more units
@@ -33,8 +33,9 @@ pub(crate) fn city_frames(pieces: &[Piece]) -> Vec<Frame> {
 }
 
 /// The column a point lies in: the index of the city (in `cities`) whose width it is least
-/// far from, within [`COLUMN_REACH`] widths, the side of the row it lies on, and how far along the
-/// column (in city card lengths from the city's middle, positive towards the red edge).
+/// far from, within [`COLUMN_REACH`] widths, the side of the row it lies on, and how far
+/// along the column (in city card lengths from the city's middle, positive towards the red
+/// edge).
 pub(crate) fn column_of(cities: &[Frame], p: [f32; 2]) -> Option<(usize, Side, f32)> {
     cities
         .iter()
