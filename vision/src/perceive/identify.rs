@@ -32,6 +32,12 @@ const PRESENT_STRIP: f32 = 0.2;
 /// Default least lead of one look-alike's pictures over the other's (chosen on validation
 /// scenes: `vision/src/perceive/look_alike.rs`).
 const LOOK_ALIKE: f32 = 0.04;
+/// Default least lead in hue for a look-alike to be named by its colour (chosen on
+/// validation scenes: `vision/src/perceive/look_alike.rs`).
+const HUE_LEAD: f32 = 0.25;
+/// Default least lead in hue for a look-alike's colour to overrule the embedder (chosen on
+/// validation scenes: `vision/src/perceive/look_alike.rs`).
+const HUE_OVERRULE: f32 = 0.5;
 /// Embedding length.
 pub const DIM: usize = 64;
 /// Share of a module card's width that shows beside its robot.
@@ -346,6 +352,13 @@ pub struct Thresholds {
     /// cross-correlation) for a token or marker to be named by them
     /// ([`super::look_alike`]); absent in older files: the default.
     pub look_alike: f32,
+    /// Least lead in hue (a share of the gap between the two look-alikes' hues) for a
+    /// token or marker the embedder left unknown to be named by its colour
+    /// ([`super::look_alike`]); absent in older files: the default.
+    pub hue_lead: f32,
+    /// Least lead in hue for a token or marker's colour to rename what the embedder named
+    /// it as the runner-up ([`super::look_alike`]); absent in older files: the default.
+    pub hue_overrule: f32,
     /// What a match to a unit's covered view ([`COVERED_VIEWS`]) counts less than the same
     /// match to its whole face: such a view shows less of the face, so it is also more like
     /// pictures of other pieces. Absent in older files: the default.
@@ -369,6 +382,8 @@ impl Default for Thresholds {
             second_look: SECOND_LOOK,
             faint_small: FAINT_SMALL,
             look_alike: LOOK_ALIKE,
+            hue_lead: HUE_LEAD,
+            hue_overrule: HUE_OVERRULE,
             covered: COVERED_PENALTY,
             rough: ROUGH_PENALTY,
         }
@@ -939,6 +954,8 @@ mod tests {
         assert_eq!(t.second_look, SECOND_LOOK);
         assert_eq!(t.faint_small, FAINT_SMALL);
         assert_eq!(t.look_alike, LOOK_ALIKE);
+        assert_eq!(t.hue_lead, HUE_LEAD);
+        assert_eq!(t.hue_overrule, HUE_OVERRULE);
         assert_eq!(t.covered, COVERED_PENALTY);
     }
 
