@@ -192,12 +192,7 @@ impl LookAlikes {
         a: &str,
         b: &str,
     ) -> Option<(String, f32)> {
-        let of = |id: &str| {
-            self.colours
-                .iter()
-                .find(|(f, _)| f == id)
-                .map(|(_, c)| opponent(*c))
-        };
+        let of = |id: &str| of_component(&self.colours, id).map(|c| opponent(*c));
         let (oa, ob) = (of(a)?, of(b)?);
         let least = chroma(oa).min(chroma(ob));
         if least < MIN_CHROMA {
@@ -213,11 +208,7 @@ impl LookAlikes {
             return None;
         }
         let (da, db) = (hue_distance(seen, oa), hue_distance(seen, ob));
-        Some(if da <= db {
-            (a.to_string(), (db - da) / gap)
-        } else {
-            (b.to_string(), (da - db) / gap)
-        })
+        Some(verdict(a, b, (db - da) / gap))
     }
 
     /// Whether any picture is held.
@@ -234,27 +225,20 @@ impl LookAlikes {
         a: &str,
         b: &str,
     ) -> Option<(String, f32)> {
-        let of = |id: &str| {
-            self.faces
-                .iter()
-                .find(|(f, _)| f == id)
-                .map(|(_, t)| t.as_slice())
-        };
-        let (ta, tb) = (of(a)?, of(b)?);
+        let (ta, tb) = (of_component(&self.faces, a)?, of_component(&self.faces, b)?);
         let window = window(frame, corners);
-        let (sa, sb) = (self.best(&window, ta), self.best(&window, tb));
-        Some(if sa >= sb {
-            (a.to_string(), sa - sb)
-        } else {
-            (b.to_string(), sb - sa)
-        })
+        Some(verdict(
+            a,
+            b,
+            self.best(&window, ta) - self.best(&window, tb),
+        ))
     }
 
     /// How much the small piece at `corners` looks like the picture `id`: its best
     /// correlation at any turn and shift (1 for the same picture); `None` when there is no
     /// such picture.
     pub fn likeness(&self, frame: &RgbImage, corners: &[[f32; 2]; 4], id: &str) -> Option<f32> {
-        let (_, templates) = self.faces.iter().find(|(f, _)| f == id)?;
+        let templates = of_component(&self.faces, id)?;
         Some(self.best(&window(frame, corners), templates))
     }
 
@@ -276,6 +260,21 @@ impl LookAlikes {
             }
         }
         best
+    }
+}
+
+/// What `list` holds for component `id`.
+fn of_component<'a, T>(list: &'a [(String, T)], id: &str) -> Option<&'a T> {
+    list.iter().find(|(f, _)| f == id).map(|(_, t)| t)
+}
+
+/// Component `a` with its lead over `b` when that is not negative, else `b` with its lead
+/// over `a`.
+fn verdict(a: &str, b: &str, lead_of_a: f32) -> (String, f32) {
+    if lead_of_a >= 0.0 {
+        (a.to_string(), lead_of_a)
+    } else {
+        (b.to_string(), -lead_of_a)
     }
 }
 
@@ -597,29 +596,24 @@ mod tests {
     #[test]
     fn hue_says_nothing_of_grey_or_like_coloured_pieces_or_a_grey_spot() {
         let (frame, corners) = scene(&token_in(false, ORANGE), 0.0);
+        // +1 in `one`, +2 orange: does the hue tell a spot in `frame` from +1 and +2?
+        let verdict_with = |one: [u8; 3], frame: &RgbImage| {
+            LookAlikes::new(&[
+                SmallPicture::of("token_plus1", &token_in(false, one)),
+                SmallPicture::of("token_plus2", &token_in(false, ORANGE)),
+            ])
+            .tell_apart_by_colour(frame, &corners, "token_plus1", "token_plus2")
+        };
         // Pictures too grey to have a hue.
-        let grey = LookAlikes::new(&[
-            SmallPicture::of("token_plus1", &token_in(false, [150, 140, 130])),
-            SmallPicture::of("token_plus2", &token_in(false, ORANGE)),
-        ]);
-        assert!(grey
-            .tell_apart_by_colour(&frame, &corners, "token_plus1", "token_plus2")
-            .is_none());
+        assert!(verdict_with([150, 140, 130], &frame).is_none());
         // Two oranges a few degrees apart in hue.
-        let alike = LookAlikes::new(&[
-            SmallPicture::of("token_plus1", &token_in(false, [230, 125, 30])),
-            SmallPicture::of("token_plus2", &token_in(false, ORANGE)),
-        ]);
-        assert!(alike
-            .tell_apart_by_colour(&frame, &corners, "token_plus1", "token_plus2")
-            .is_none());
-        // A spot washed out to grey (glare), and a component without a picture.
-        let g = coloured();
-        let (washed, corners) = scene(&token_in(false, [200, 196, 190]), 0.0);
-        assert!(g
-            .tell_apart_by_colour(&washed, &corners, "token_plus1", "token_plus2")
-            .is_none());
-        assert!(g
+        assert!(verdict_with([230, 125, 30], &frame).is_none());
+        // A spot washed out to grey (glare).
+        let (washed, _) = scene(&token_in(false, [200, 196, 190]), 0.0);
+        assert!(verdict_with(YELLOW, &washed).is_none());
+        assert!(verdict_with(YELLOW, &frame).is_some());
+        // A component without a picture.
+        assert!(coloured()
             .tell_apart_by_colour(&frame, &corners, "token_plus2", "token_minus2")
             .is_none());
     }
