@@ -165,16 +165,7 @@ mod tests {
     use image::Rgb;
 
     fn spot_at(x: f32, y: f32) -> Spot {
-        let h = 9.0;
-        Spot {
-            corners: [
-                [x - h, y - h],
-                [x + h, y - h],
-                [x + h, y + h],
-                [x - h, y + h],
-            ],
-            peak: 0.5,
-        }
+        Spot::around([x, y], 9.0, 0.5)
     }
 
     #[test]
@@ -226,13 +217,7 @@ mod tests {
         assert_eq!(print[0].pictures.len(), print[0].at.len());
         let looks = print_looks(&print);
         let card = [[0.0, 0.0], [189.0, 0.0], [189.0, 264.0], [0.0, 264.0]];
-        let spot = spot_at(60.0, 90.0);
-        let spot = Spot {
-            corners: spot
-                .corners
-                .map(|[x, y]| [60.0 + (x - 60.0) * 2.9, 90.0 + (y - 90.0) * 2.9]),
-            ..spot
-        };
+        let spot = Spot::around([60.0, 90.0], 9.0 * 2.9, 0.5);
         // The card at the table, a little darker and blurred: its ring is print.
         let mut seen = image::imageops::blur(&ringed, 1.0);
         seen.pixels_mut()

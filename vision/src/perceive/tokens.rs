@@ -52,6 +52,20 @@ pub struct Spot {
 }
 
 impl Spot {
+    /// The upright square of half-side `half` centred at `centre`, seen at `peak`.
+    pub fn around(centre: [f32; 2], half: f32, peak: f32) -> Spot {
+        let [x, y] = centre;
+        Spot {
+            corners: [
+                [x - half, y - half],
+                [x + half, y - half],
+                [x + half, y + half],
+                [x - half, y + half],
+            ],
+            peak,
+        }
+    }
+
     /// Whether the finder saw it only faintly (its peak is below [`SURE_PEAK`]).
     pub fn faint(&self) -> bool {
         self.peak < SURE_PEAK
@@ -150,16 +164,7 @@ impl TokenFinder {
                 let u = f64::from((x as f32 + 0.5 + dx) * STRIDE / CARD_CROP_W as f32);
                 let w = f64::from((y as f32 + 0.5 + dy) * STRIDE / CARD_CROP_H as f32);
                 let (cx, cy) = apply(&m, u, w);
-                let (cx, cy) = (cx as f32, cy as f32);
-                found.push(Spot {
-                    corners: [
-                        [cx - half, cy - half],
-                        [cx + half, cy - half],
-                        [cx + half, cy + half],
-                        [cx - half, cy + half],
-                    ],
-                    peak: sigmoid(v),
-                });
+                found.push(Spot::around([cx as f32, cy as f32], half, sigmoid(v)));
             }
         }
         found.sort_by(|a, b| b.peak.total_cmp(&a.peak));
@@ -218,16 +223,7 @@ mod tests {
     }
 
     fn spot(x: f32, y: f32, peak: f32) -> Spot {
-        let h = 5.0;
-        Spot {
-            corners: [
-                [x - h, y - h],
-                [x + h, y - h],
-                [x + h, y + h],
-                [x - h, y + h],
-            ],
-            peak,
-        }
+        Spot::around([x, y], 5.0, peak)
     }
 
     #[test]
