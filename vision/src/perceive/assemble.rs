@@ -95,6 +95,12 @@ pub(crate) fn centre(c: &[[f32; 2]; 4]) -> [f32; 2] {
     ]
 }
 
+/// Four corners grown (or shrunk) by `k` about their centre.
+pub(crate) fn scaled(quad: &[[f32; 2]; 4], k: f32) -> [[f32; 2]; 4] {
+    let c = centre(quad);
+    quad.map(|[x, y]| [c[0] + (x - c[0]) * k, c[1] + (y - c[1]) * k])
+}
+
 /// The distance between two points.
 pub(crate) fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
@@ -294,7 +300,11 @@ pub fn read_on_cards(
         });
     }
     let corners: Vec<[[f32; 2]; 4]> = named.iter().map(|p| p.corners).collect();
-    for (spots, card) in tokens.find(frame, &corners)?.into_iter().zip(&named) {
+    for (spots, card) in tokens
+        .find_looking_again(frame, &corners)?
+        .into_iter()
+        .zip(&named)
+    {
         let on_city = catalogue
             .card(card.id.as_deref().unwrap_or_default())
             .is_none();

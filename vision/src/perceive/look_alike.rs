@@ -40,7 +40,7 @@
 //! by hue alone, without overruling, gave 130 exact; overruling at any chroma (30 levels)
 //! renamed deck 1's pale +2 tokens wrong.
 
-use super::assemble::{centre, Piece};
+use super::assemble::{scaled, Piece};
 use super::detect::PieceClass;
 use super::identify::{rotated, upright_square, Thresholds};
 use super::resample::{area_resize, rectify};
@@ -299,12 +299,10 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 
 /// The window around a spot: its upright square grown by half, [`WINDOW`] pixels a side.
 fn window(frame: &RgbImage, corners: &[[f32; 2]; 4]) -> RgbImage {
-    let square = upright_square(corners);
-    let c = centre(&square);
-    let grown = square.map(|[x, y]| {
-        let k = WINDOW as f32 / PICTURE_SIDE as f32;
-        [c[0] + (x - c[0]) * k, c[1] + (y - c[1]) * k]
-    });
+    let grown = scaled(
+        &upright_square(corners),
+        WINDOW as f32 / PICTURE_SIDE as f32,
+    );
     rectify(frame, &grown, WINDOW, WINDOW)
 }
 

@@ -11,9 +11,10 @@
 //! peak of 0.5-0.9 there, against 0.2-0.4 on the corners tablelens found. So a card with a
 //! faint spot is looked at again, rectified from its quad grown and shrunk about its
 //! centre ([`RELOOK_SCALES`]), and a faint spot takes the highest peak any look gives it
-//! there. Spots found only on the second look are not added.
+//! there. Spots found only on the second look are not added. Only the table gets a second
+//! look ([`TokenFinder::find_looking_again`]): a face read at enrolment has exact corners.
 
-use super::assemble::centre;
+use super::assemble::{centre, dist, scaled};
 use super::nn::{push_chw, ItemNet, LEAST_SHARE};
 use super::par;
 use super::peaks::{is_peak, sigmoid, subcell};
@@ -100,7 +101,19 @@ impl TokenFinder {
         frame: &RgbImage,
         cards: &[[[f32; 2]; 4]],
     ) -> Result<Vec<Vec<Spot>>, VisionError> {
-        let mut found = par::split(cards, LEAST_SHARE, |share| self.find_here(frame, share))?;
+        par::split(cards, LEAST_SHARE, |share| self.find_here(frame, share))
+    }
+
+    /// [`TokenFinder::find`] on cards whose corners were found at the table, and so may be
+    /// a little off: each card with a faint spot is looked at again, from its quad grown
+    /// and shrunk by [`RELOOK_SCALES`], and its faint spots take the highest peak any look
+    /// gives them (see the module's doc).
+    pub fn find_looking_again(
+        &self,
+        frame: &RgbImage,
+        cards: &[[[f32; 2]; 4]],
+    ) -> Result<Vec<Vec<Spot>>, VisionError> {
+        let mut found = self.find(frame, cards)?;
         let faint: Vec<usize> = (0..cards.len())
             .filter(|&i| found[i].iter().any(Spot::faint))
             .collect();
@@ -111,7 +124,7 @@ impl TokenFinder {
             .iter()
             .flat_map(|&i| RELOOK_SCALES.map(|k| (i, scaled(&cards[i], k))))
             .unzip();
-        let again = par::split(&quads, LEAST_SHARE, |share| self.find_here(frame, share))?;
+        let again = self.find(frame, &quads)?;
         for (spots, &i) in again.iter().zip(&owners) {
             raise_faint(&mut found[i], spots);
         }
@@ -172,21 +185,14 @@ impl TokenFinder {
     }
 }
 
-/// `quad` grown (or shrunk) by `k` about its centre.
-fn scaled(quad: &[[f32; 2]; 4], k: f32) -> [[f32; 2]; 4] {
-    let c = centre(quad);
-    quad.map(|[x, y]| [c[0] + (x - c[0]) * k, c[1] + (y - c[1]) * k])
-}
-
 /// Gives each faint spot in `spots` the peak of the strongest spot of `again` (the same
 /// card looked at again) within half a spot's side of it, where that is higher.
 fn raise_faint(spots: &mut [Spot], again: &[Spot]) {
     for s in spots.iter_mut().filter(|s| s.faint()) {
         let c = centre(&s.corners);
-        let side = (s.corners[1][0] - s.corners[0][0]).hypot(s.corners[1][1] - s.corners[0][1]);
+        let side = dist(s.corners[0], s.corners[1]);
         for t in again {
-            let d = centre(&t.corners);
-            if (c[0] - d[0]).hypot(c[1] - d[1]) < 0.5 * side && t.peak > s.peak {
+            if dist(c, centre(&t.corners)) < 0.5 * side && t.peak > s.peak {
                 s.peak = t.peak;
             }
         }
