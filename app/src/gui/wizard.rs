@@ -187,6 +187,7 @@ impl Wizard {
                 thresholds: Default::default(),
                 pictures: Vec::new(),
                 print: Vec::new(),
+                faces: Vec::new(),
             });
         if !captured.is_empty() {
             let embedder = Embedder::builtin().map_err(|e| e.to_string())?;
@@ -206,9 +207,9 @@ impl Wizard {
                 .iter()
                 .filter_map(|i| Some((i.id.clone(), i.crop.as_ref()?)))
                 .collect();
-            let (pictures, print) = extras_of(cat, &views).map_err(|e| e.to_string())?;
+            let extras = extras_of(cat, &views).map_err(|e| e.to_string())?;
             let ids: Vec<&str> = captured.iter().map(|i| i.id.as_str()).collect();
-            gallery.replace_extras(&ids, pictures, print);
+            gallery.replace_extras(&ids, extras);
             gallery.save(&gallery_path).map_err(|e| e.to_string())?;
         }
         let toml_path = self.dir.join("catalogue.toml");

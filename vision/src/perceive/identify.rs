@@ -2,6 +2,7 @@
 //! embedder); the nearest face in the player's gallery names it, or nobody does when the
 //! match is weak (an unknown piece is reported as unknown, never as a wrong guess).
 
+use super::face_match::FacePicture;
 use super::look_alike::SmallPicture;
 use super::nn::{push_chw, ItemNet, LEAST_SHARE};
 use super::par;
@@ -38,6 +39,10 @@ const HUE_LEAD: f32 = 0.25;
 /// Default least lead in hue for a look-alike's colour to overrule the embedder (chosen on
 /// validation scenes: `vision/src/perceive/look_alike.rs`).
 const HUE_OVERRULE: f32 = 0.5;
+/// The default of [`Thresholds::face_match`].
+const FACE_MATCH: f32 = 0.45;
+/// The default of [`Thresholds::face_match_lead`].
+const FACE_MATCH_LEAD: f32 = 0.03;
 /// Embedding length.
 pub const DIM: usize = 64;
 /// Share of a module card's width that shows beside its robot.
@@ -295,6 +300,11 @@ pub struct Gallery {
     /// ([`super::print`]); absent in older files, which then go without that check.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub print: Vec<PrintedSpots>,
+    /// Small pictures of the enrolled unit faces, by which a card the embedder cannot name
+    /// is compared with the faces themselves ([`super::face_match`]); absent in older
+    /// files, which then go without that check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faces: Vec<FacePicture>,
 }
 
 /// What identification concluded about one crop.
@@ -366,6 +376,13 @@ pub struct Thresholds {
     /// What a match to a unit's rough view ([`super::rough_views`]) counts less than the
     /// same match to its whole face. Absent in older files: the default.
     pub rough: f32,
+    /// Least likeness (normalised cross-correlation) of a card the embedder left unknown
+    /// to the enrolled picture of a face for it to be named by that picture
+    /// ([`super::face_match`]); absent in older files: the default.
+    pub face_match: f32,
+    /// Least lead of that likeness over the best other face's ([`super::face_match`]);
+    /// absent in older files: the default.
+    pub face_match_lead: f32,
 }
 
 impl Default for Thresholds {
@@ -386,6 +403,8 @@ impl Default for Thresholds {
             hue_overrule: HUE_OVERRULE,
             covered: COVERED_PENALTY,
             rough: ROUGH_PENALTY,
+            face_match: FACE_MATCH,
+            face_match_lead: FACE_MATCH_LEAD,
         }
     }
 }
@@ -424,29 +443,27 @@ impl Gallery {
             )));
         }
         let print_pictures = g.print.iter().flat_map(|p| &p.pictures);
-        if let Some(e) = g
+        let unreadable = g
             .pictures
             .iter()
             .chain(print_pictures)
             .find_map(|p| p.image().err())
-        {
+            .or_else(|| g.faces.iter().find_map(|p| p.image().err()));
+        if let Some(e) = unreadable {
             return Err(VisionError::Input(format!("{}: {e}", path.display())));
         }
         Ok(g)
     }
 
-    /// Puts `pictures` and `print` in place of what the gallery kept of the components
-    /// `ids` ([`extras_of`]), as when those pieces are enrolled again.
-    pub fn replace_extras(
-        &mut self,
-        ids: &[&str],
-        pictures: Vec<SmallPicture>,
-        print: Vec<PrintedSpots>,
-    ) {
+    /// Puts what `extras` keeps in place of what the gallery kept of the components `ids`
+    /// ([`extras_of`]), as when those pieces are enrolled again.
+    pub fn replace_extras(&mut self, ids: &[&str], extras: Extras) {
         self.pictures.retain(|p| !ids.contains(&p.id.as_str()));
-        self.pictures.extend(pictures);
+        self.pictures.extend(extras.pictures);
         self.print.retain(|p| !ids.contains(&p.id.as_str()));
-        self.print.extend(print);
+        self.print.extend(extras.print);
+        self.faces.retain(|p| !ids.contains(&p.id.as_str()));
+        self.faces.extend(extras.faces);
     }
 
     /// Writes the gallery file.
@@ -633,7 +650,7 @@ pub fn gallery_of(
     faces: Vec<(String, RgbImage)>,
 ) -> Result<Gallery, VisionError> {
     let views: Vec<(String, &RgbImage)> = faces.iter().map(|(id, img)| (id.clone(), img)).collect();
-    let (pictures, print) = extras_of(catalogue, &views)?;
+    let extras = extras_of(catalogue, &views)?;
     let crops = faces
         .into_iter()
         .map(|(id, img)| {
@@ -645,18 +662,29 @@ pub fn gallery_of(
         model: model.to_string(),
         entries: entries_of(catalogue, embedder, crops)?,
         thresholds: Thresholds::default(),
-        pictures,
-        print,
+        pictures: extras.pictures,
+        print: extras.print,
+        faces: extras.faces,
     })
 }
 
+/// What a gallery keeps of enrolment pictures besides their embeddings ([`extras_of`]).
+#[derive(Debug, Clone, Default)]
+pub struct Extras {
+    /// A small picture of each token and marker ([`super::look_alike`]).
+    pub pictures: Vec<SmallPicture>,
+    /// The print on each card face that looks like a token ([`super::print`]).
+    pub print: Vec<PrintedSpots>,
+    /// A small picture of each unit face ([`super::face_match`]).
+    pub faces: Vec<FacePicture>,
+}
+
 /// What a gallery keeps of enrolment pictures `(component id, picture)` besides their
-/// embeddings: a small picture of each token and marker ([`super::look_alike`]) and the
-/// print on each card face that looks like a token ([`super::print`]).
+/// embeddings.
 pub fn extras_of(
     catalogue: &Catalogue,
     faces: &[(String, &RgbImage)],
-) -> Result<(Vec<SmallPicture>, Vec<PrintedSpots>), VisionError> {
+) -> Result<Extras, VisionError> {
     let of_class = |class: PieceClass| {
         faces
             .iter()
@@ -666,7 +694,16 @@ pub fn extras_of(
         .map(|(id, img)| SmallPicture::of(id, img))
         .collect();
     let cards: Vec<(String, &RgbImage)> = of_class(PieceClass::Card).cloned().collect();
-    Ok((pictures, read_print(&cards)?))
+    let units = cards
+        .iter()
+        .filter(|(id, _)| catalogue.card(id).is_some_and(|c| c.kind.is_unit()))
+        .map(|(id, img)| FacePicture::of(id, img))
+        .collect();
+    Ok(Extras {
+        pictures,
+        print: read_print(&cards)?,
+        faces: units,
+    })
 }
 
 /// How much of a unit's face the next card in its column leaves in sight, for the covered
@@ -877,6 +914,7 @@ mod tests {
             thresholds,
             pictures: Vec::new(),
             print: Vec::new(),
+            faces: Vec::new(),
         }
     }
 
@@ -1109,6 +1147,7 @@ mod tests {
                 at: vec![[0.25, 0.5]],
                 pictures: vec![SmallPicture::of("hornet", &picture())],
             }],
+            faces: vec![FacePicture::of("hornet", &picture())],
         };
         g.save(&path).unwrap();
         assert_eq!(Gallery::load(&path).unwrap(), g);
@@ -1121,7 +1160,7 @@ mod tests {
             "{err}"
         );
         // A broken picture of print is refused the same way.
-        let mut g = good;
+        let mut g = good.clone();
         g.print[0].pictures[0].rgb.replace_range(0..2, "zz");
         g.save(&path).unwrap();
         let err = Gallery::load(&path).unwrap_err().to_string();
@@ -1129,21 +1168,33 @@ mod tests {
             err.contains("hornet") && err.contains("hexadecimal"),
             "{err}"
         );
+        // And a broken face picture too.
+        let mut g = good;
+        g.faces[0].rgb.push_str("00");
+        g.save(&path).unwrap();
+        let err = Gallery::load(&path).unwrap_err().to_string();
+        assert!(err.contains("hornet") && err.contains("digits"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
-    fn enrolment_keeps_a_picture_of_each_token_only() {
+    fn enrolment_keeps_a_picture_of_each_token_and_each_unit_face() {
         let cat = Catalogue::bundled();
         let embedder = Embedder::builtin().unwrap();
         let faces = vec![
             ("hornet".to_string(), picture()),
             ("token_plus1".to_string(), picture()),
+            ("ziggy_one".to_string(), picture()),
+            ("medic".to_string(), picture()),
         ];
         let g = gallery_of(&cat, &embedder, "m", faces).unwrap();
         assert_eq!(g.pictures.len(), 1);
         assert_eq!(g.pictures[0].id, "token_plus1");
         assert!(g.pictures[0].image().is_ok());
+        // Face pictures of units only: not of cities or one-shot cards.
+        let ids: Vec<&str> = g.faces.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, ["hornet"]);
+        assert!(g.faces[0].image().is_ok());
     }
 
     #[test]

@@ -94,34 +94,47 @@ impl SmallPicture {
         let small = area_resize(face, PICTURE_SIDE, PICTURE_SIDE);
         SmallPicture {
             id: id.to_string(),
-            rgb: small.as_raw().iter().map(|b| format!("{b:02x}")).collect(),
+            rgb: hex_of(&small),
         }
     }
 
     /// The picture, or why it cannot be read.
     pub fn image(&self) -> Result<RgbImage, String> {
-        let want = (PICTURE_SIDE * PICTURE_SIDE * 3) as usize;
-        let text = self.rgb.as_bytes();
-        if text.len() != want * 2 {
-            return Err(format!(
-                "the picture of {} has {} hexadecimal digits, not {}",
-                self.id,
-                text.len(),
-                want * 2
-            ));
-        }
-        let bytes = text
-            .chunks(2)
-            .map(|pair| {
-                std::str::from_utf8(pair)
-                    .ok()
-                    .and_then(|s| u8::from_str_radix(s, 16).ok())
-            })
-            .collect::<Option<Vec<u8>>>()
-            .ok_or_else(|| format!("the picture of {} is not hexadecimal", self.id))?;
-        RgbImage::from_raw(PICTURE_SIDE, PICTURE_SIDE, bytes)
-            .ok_or_else(|| format!("the picture of {} has the wrong size", self.id))
+        image_of_hex(&self.id, &self.rgb, PICTURE_SIDE, PICTURE_SIDE)
     }
+}
+
+/// A picture's RGB bytes, row by row, in hexadecimal (as the gallery keeps pictures).
+pub(crate) fn hex_of(picture: &RgbImage) -> String {
+    picture
+        .as_raw()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The `w` x `h` picture of `id` from its RGB bytes in hexadecimal ([`hex_of`]), or why it
+/// cannot be read.
+pub(crate) fn image_of_hex(id: &str, text: &str, w: u32, h: u32) -> Result<RgbImage, String> {
+    let want = (w * h * 3) as usize;
+    let text = text.as_bytes();
+    if text.len() != want * 2 {
+        return Err(format!(
+            "the picture of {id} has {} hexadecimal digits, not {}",
+            text.len(),
+            want * 2
+        ));
+    }
+    let bytes = text
+        .chunks(2)
+        .map(|pair| {
+            std::str::from_utf8(pair)
+                .ok()
+                .and_then(|s| u8::from_str_radix(s, 16).ok())
+        })
+        .collect::<Option<Vec<u8>>>()
+        .ok_or_else(|| format!("the picture of {id} is not hexadecimal"))?;
+    RgbImage::from_raw(w, h, bytes).ok_or_else(|| format!("the picture of {id} has the wrong size"))
 }
 
 /// Every enrolled small picture at every turn, ready to be compared with spots.

@@ -18,6 +18,7 @@ pub mod city_row;
 pub mod copies;
 pub mod detect;
 pub mod eval;
+pub mod face_match;
 pub mod gaps;
 pub mod identify;
 pub mod look_alike;
@@ -145,6 +146,7 @@ pub struct Analyzer {
     gallery: Gallery,
     look_alikes: look_alike::LookAlikes,
     prints: look_alike::LookAlikes,
+    faces: face_match::FaceLooks,
 }
 
 impl Analyzer {
@@ -165,6 +167,7 @@ impl Analyzer {
             strips: StripFinder::load(STRIPS_ONNX)?,
             look_alikes: look_alike::LookAlikes::new(&gallery.pictures),
             prints: print::print_looks(&gallery.print),
+            faces: face_match::FaceLooks::new(&gallery.faces),
             gallery,
         })
     }
@@ -232,6 +235,14 @@ impl Analyzer {
         // A card unseen in a column: between two named units about two steps apart, or
         // between a city and a first unit a step too far out.
         gaps::fill(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
+        // A card of a column still unknown, compared with the enrolled faces themselves.
+        face_match::name_unknown(
+            catalogue,
+            frame,
+            &mut pieces,
+            &self.faces,
+            &self.gallery.thresholds,
+        );
         copies::limit(catalogue, &mut pieces);
         // A faint detection that nothing could name, even by its place, is most likely not
         // a card.

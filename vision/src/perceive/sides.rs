@@ -97,6 +97,7 @@ mod tests {
             thresholds: Thresholds::default(),
             pictures: Vec::new(),
             print: Vec::new(),
+            faces: Vec::new(),
         }
     }
 

@@ -1,0 +1,435 @@
+//! Naming a unit card the embedder could not name by comparing it with the enrolled face
+//! pictures themselves.
+//!
+//! The embedder reads a deck it never trained on less surely than its training decks
+//! (`models/embedder.md`): on validation deck 1 about one unit in twenty is found but left
+//! unknown, its best match a weak one, often another face. Yet the player enrolled the very
+//! cards on the table, so a card's crop can be laid over each candidate face picture and
+//! the two compared pixel by pixel. This stage does that for every card still unknown once
+//! the embedder, the second look and naming by place are done: the card is cut from the
+//! frame a little larger than its corners, both ways up, and the top of each unit face of
+//! its column's side ([`TOP`] of the face: in a column the next card covers the rest) is
+//! looked for in it at every shift of up to a tenth of the card. The likeness is the
+//! normalised cross-correlation of each colour channel, averaged over the channels, so
+//! that neither the light's brightness nor its colour counts. The best face names the card
+//! when its likeness reaches `thresholds.face_match` and leads the best other face's by
+//! `thresholds.face_match_lead` ([`super::identify::Thresholds`]).
+//!
+//! Only faces among the embedder's [`SHORTLIST`] nearest for the card may name it: the
+//! picture alone named three more cards wrong on validation deck 1.
+//!
+//! Nothing here knows what any face looks like: the pictures are the player's own, kept
+//! small in the gallery by `tablelens enroll` ([`FacePicture`]). On validation scenes
+//! (seeds 12 / 11 / 13, decks 1 and 2) this stage raised layouts exact from 142 to 150 of
+//! 240 with no more cards named wrong (`models/embedder.md` has the figures and the
+//! variants tried).
+
+use super::assemble::{centre, scaled, Piece};
+use super::detect::PieceClass;
+use super::identify::Thresholds;
+use super::look_alike::{hex_of, image_of_hex};
+use super::resample::{area_resize, rectify};
+use super::sides::{city_frames, column_of, is_city};
+use image::RgbImage;
+use serde::{Deserialize, Serialize};
+use tablelens_engine::Catalogue;
+
+/// Width in pixels of a card face's picture as the gallery keeps it.
+pub const FACE_W: u32 = 30;
+/// Height in pixels of a card face's picture as the gallery keeps it.
+pub const FACE_H: u32 = 42;
+/// Share of a face's height compared, from its top: in a column the next card covers the
+/// rest (a unit shows at least 55% of its length on validation scenes).
+pub const TOP: f32 = 0.55;
+/// How much larger than the card's corners its window is cut, so that the face can be
+/// looked for at shifts of up to a tenth of the card each way.
+const GROW: f32 = 1.2;
+/// How many of the faces the embedder found a card most like may name it: the picture
+/// chooses among them, and is not trusted against the embedder's reading as a whole.
+const SHORTLIST: usize = 4;
+/// The least spread of a channel (in levels) a picture is normalised by: a flat channel
+/// is not stretched into noise.
+const MIN_SPREAD: f32 = 4.0;
+
+/// A card face's enrolled picture as the gallery keeps it: reduced to [`FACE_W`] x
+/// [`FACE_H`] pixels, as hexadecimal RGB bytes row by row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FacePicture {
+    /// Card face id (`hornet`, ...).
+    pub id: String,
+    /// The picture's RGB bytes in hexadecimal.
+    pub rgb: String,
+}
+
+impl FacePicture {
+    /// The picture of `id` kept from its face picture (the card alone, upright, cropped to
+    /// its outline).
+    pub fn of(id: &str, face: &RgbImage) -> FacePicture {
+        FacePicture {
+            id: id.to_string(),
+            rgb: hex_of(&area_resize(face, FACE_W, FACE_H)),
+        }
+    }
+
+    /// The picture, or why it cannot be read.
+    pub fn image(&self) -> Result<RgbImage, String> {
+        image_of_hex(&self.id, &self.rgb, FACE_W, FACE_H)
+    }
+}
+
+/// Rows of a face compared.
+fn top_rows() -> u32 {
+    (TOP * FACE_H as f32).round() as u32
+}
+
+/// The top [`top_rows`] rows of a [`FACE_W`]-wide region of `img` at `(x0, y0)`, each
+/// channel shifted to mean 0 and scaled to spread 1, the whole divided by the square root
+/// of its length (so that the dot product of two is their correlation averaged over the
+/// channels).
+fn normalised(img: &RgbImage, x0: u32, y0: u32) -> Vec<f32> {
+    let rows = top_rows();
+    let n = (FACE_W * rows) as usize;
+    let mut v = Vec::with_capacity(3 * n);
+    for c in 0..3 {
+        let start = v.len();
+        for y in y0..y0 + rows {
+            for x in x0..x0 + FACE_W {
+                v.push(f32::from(img.get_pixel(x, y)[c]));
+            }
+        }
+        let channel = &mut v[start..];
+        let mean = channel.iter().sum::<f32>() / n as f32;
+        let var = channel.iter().map(|a| (a - mean).powi(2)).sum::<f32>() / n as f32;
+        let scale = 1.0 / (var.sqrt().max(MIN_SPREAD) * ((3 * n) as f32).sqrt());
+        for a in channel {
+            *a = (*a - mean) * scale;
+        }
+    }
+    v
+}
+
+/// Every enrolled card face's top, ready to be compared with cards at the table.
+#[derive(Debug, Clone, Default)]
+pub struct FaceLooks {
+    faces: Vec<(String, Vec<f32>)>,
+}
+
+/// How a card at the table matched the faces it may be.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FaceMatch {
+    /// The best matching face.
+    pub id: String,
+    /// Its likeness (correlation, -1..1).
+    pub likeness: f32,
+    /// The best likeness of any other face.
+    pub runner_up: f32,
+    /// Whether the card lies the other way up from its corners' order.
+    pub turned: bool,
+}
+
+impl FaceLooks {
+    /// Prepares the gallery's face pictures (unreadable ones are left out; the gallery
+    /// refuses them when it is loaded).
+    pub fn new(pictures: &[FacePicture]) -> FaceLooks {
+        let faces = pictures
+            .iter()
+            .filter_map(|p| Some((p.id.clone(), normalised(&p.image().ok()?, 0, 0))))
+            .collect();
+        FaceLooks { faces }
+    }
+
+    /// Whether no face is known.
+    pub fn is_empty(&self) -> bool {
+        self.faces.is_empty()
+    }
+
+    /// The face among those `allowed` that the card at `corners` looks most like, either
+    /// way up; `None` if none is allowed.
+    pub fn best(
+        &self,
+        frame: &RgbImage,
+        corners: &[[f32; 2]; 4],
+        allowed: impl Fn(&str) -> bool,
+    ) -> Option<FaceMatch> {
+        let faces: Vec<&(String, Vec<f32>)> =
+            self.faces.iter().filter(|(id, _)| allowed(id)).collect();
+        if faces.is_empty() {
+            return None;
+        }
+        let (w, h) = (
+            (FACE_W as f32 * GROW).round() as u32,
+            (FACE_H as f32 * GROW).round() as u32,
+        );
+        // Per face: the best likeness and whether it was the card turned.
+        let mut best: Vec<(f32, bool)> = vec![(f32::MIN, false); faces.len()];
+        for turned in [false, true] {
+            let k = if turned { 2 } else { 0 };
+            let quad = [0, 1, 2, 3].map(|i| corners[(i + k) % 4]);
+            let window = rectify(frame, &scaled(&quad, GROW), w, h);
+            let placed: Vec<Vec<f32>> = (0..=w - FACE_W)
+                .flat_map(|x| (0..=h - FACE_H).map(move |y| (x, y)))
+                .map(|(x, y)| normalised(&window, x, y))
+                .collect();
+            for ((_, face), b) in faces.iter().zip(&mut best) {
+                for v in &placed {
+                    let s: f32 = v.iter().zip(face).map(|(a, b)| a * b).sum();
+                    if s > b.0 {
+                        *b = (s, turned);
+                    }
+                }
+            }
+        }
+        let (top, &(likeness, turned)) = best
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0))?;
+        let id = &faces[top].0;
+        let runner_up = best
+            .iter()
+            .zip(&faces)
+            .filter(|(_, (other, _))| other != id)
+            .map(|(b, _)| b.0)
+            .fold(-1.0f32, f32::max);
+        Some(FaceMatch {
+            id: id.clone(),
+            likeness,
+            runner_up,
+            turned,
+        })
+    }
+}
+
+/// The [`SHORTLIST`] faces among those `allowed` that the embedder found a card most
+/// similar to, from its similarities to every face.
+fn shortlist(similarities: &[(String, f32)], allowed: impl Fn(&str) -> bool) -> Vec<&str> {
+    let mut near: Vec<&(String, f32)> = similarities.iter().filter(|(id, _)| allowed(id)).collect();
+    near.sort_by(|a, b| b.1.total_cmp(&a.1));
+    near.into_iter()
+        .take(SHORTLIST)
+        .map(|(id, _)| id.as_str())
+        .collect()
+}
+
+/// Names each card still unknown that lies in a column by the unit face of its column's
+/// side that it looks most like, where that face is clear enough (`thresholds.face_match`,
+/// with a lead of `thresholds.face_match_lead`); a card found turned gets its corners
+/// turned too. The card's similarity becomes the embedder's to that face, so that a card
+/// named surely by the embedder keeps its name against it ([`super::copies`]).
+pub fn name_unknown(
+    catalogue: &Catalogue,
+    frame: &RgbImage,
+    pieces: &mut [Piece],
+    looks: &FaceLooks,
+    thresholds: &Thresholds,
+) {
+    if looks.is_empty() {
+        return;
+    }
+    let cities = city_frames(pieces);
+    if cities.is_empty() {
+        return;
+    }
+    let unknown: Vec<(usize, tablelens_engine::Side)> = pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.class == PieceClass::Card && p.id.is_none())
+        .filter_map(|(i, p)| Some((i, column_of(&cities, centre(&p.corners))?.1)))
+        .collect();
+    let found = super::par::map(&unknown, |&(i, side)| {
+        let allowed = |face: &str| {
+            !is_city(face)
+                && catalogue
+                    .card(face)
+                    .is_some_and(|c| c.side == side && c.kind.is_unit())
+        };
+        let m = looks.best(frame, &pieces[i].corners, allowed)?;
+        let clear = m.likeness >= thresholds.face_match
+            && m.likeness - m.runner_up >= thresholds.face_match_lead;
+        let shortlist = shortlist(&pieces[i].similarities, allowed);
+        (clear && shortlist.contains(&m.id.as_str())).then_some(m)
+    });
+    for ((i, _), m) in unknown.into_iter().zip(found) {
+        let Some(m) = m else { continue };
+        let p = &mut pieces[i];
+        if m.turned {
+            p.corners = [2, 3, 0, 1].map(|k| p.corners[k]);
+        }
+        p.similarity = p
+            .similarities
+            .iter()
+            .find(|(id, _)| *id == m.id)
+            .map_or(0.0, |(_, s)| *s);
+        p.best = m.id.clone();
+        p.id = Some(m.id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perceive::assemble::upright_card as card;
+    use crate::render;
+    use image::{imageops, Rgb};
+
+    /// Outpost soldiers' faces of the canonical deck.
+    fn soldiers(cat: &Catalogue) -> Vec<(String, RgbImage)> {
+        ["commando", "hacker", "runner", "kid", "scout", "trooper"]
+            .iter()
+            .map(|id| (id.to_string(), render::face(cat, id, 0).expect("a face")))
+            .collect()
+    }
+
+    fn looks(faces: &[(String, RgbImage)]) -> FaceLooks {
+        let pictures: Vec<FacePicture> = faces
+            .iter()
+            .map(|(id, img)| FacePicture::of(id, img))
+            .collect();
+        FaceLooks::new(&pictures)
+    }
+
+    /// A grey table with `face` drawn 60x90 at top left `(x, y)`, in a dimmer and warmer
+    /// light than it was enrolled in.
+    fn table_with(face: &RgbImage, x: i64, y: i64) -> RgbImage {
+        let mut frame = RgbImage::from_pixel(600, 700, Rgb([70, 75, 80]));
+        let mut card = imageops::resize(face, 60, 90, imageops::FilterType::Triangle);
+        for p in card.pixels_mut() {
+            let [r, g, b] = p.0;
+            *p = Rgb([
+                (f32::from(r) * 0.8 + 20.0) as u8,
+                (f32::from(g) * 0.75) as u8,
+                (f32::from(b) * 0.6) as u8,
+            ]);
+        }
+        imageops::overlay(&mut frame, &card, x, y);
+        frame
+    }
+
+    #[test]
+    fn a_face_picture_round_trips_and_a_bad_one_is_an_error() {
+        let cat = Catalogue::bundled();
+        let face = render::face(&cat, "commando", 0).expect("a face");
+        let picture = FacePicture::of("commando", &face);
+        let img = picture.image().expect("readable");
+        assert_eq!(img.dimensions(), (FACE_W, FACE_H));
+        assert_eq!(FacePicture::of("commando", &img).rgb, picture.rgb);
+        let short = FacePicture {
+            rgb: picture.rgb[..100].to_string(),
+            ..picture.clone()
+        };
+        assert!(short.image().unwrap_err().contains("commando"));
+        let garbled = FacePicture {
+            rgb: picture.rgb.replacen('0', "g", 1),
+            ..picture
+        };
+        assert!(garbled.image().is_err());
+        // An unreadable picture is left out rather than compared.
+        assert!(FaceLooks::new(&[short, garbled]).is_empty());
+    }
+
+    #[test]
+    fn a_card_is_found_among_faces_with_its_corners_off_and_either_way_up() {
+        let cat = Catalogue::bundled();
+        let faces = soldiers(&cat);
+        let looks = looks(&faces);
+        for (id, face) in &faces {
+            let frame = table_with(face, 270, 355);
+            // Corners found 4 px off the card's, as the detector's often are.
+            let corners = card(304.0, 396.0, None, &[]).corners;
+            let m = looks.best(&frame, &corners, |_| true).expect("a match");
+            assert_eq!((&m.id, m.turned), (id, false), "{m:?}");
+            assert!(m.likeness > 0.8 && m.likeness - m.runner_up > 0.1, "{m:?}");
+            // The same card with its corners listed from the other end.
+            let turned = [2, 3, 0, 1].map(|k| corners[k]);
+            let m = looks.best(&frame, &turned, |_| true).expect("a match");
+            assert_eq!((&m.id, m.turned), (id, true), "{m:?}");
+            // Only the faces allowed compete.
+            let m = looks.best(&frame, &corners, |f| f != id).expect("a match");
+            assert_ne!(&m.id, id);
+            assert!(looks.best(&frame, &corners, |_| false).is_none());
+        }
+    }
+
+    /// A city at (300, 300) and, below it in its Outpost column, a card the embedder left
+    /// unknown with `similarities`, on a table where the commando lies there.
+    fn unknown_in_column(similarities: &[(&str, f32)]) -> (RgbImage, Vec<Piece>) {
+        let cat = Catalogue::bundled();
+        let face = render::face(&cat, "commando", 0).expect("a face");
+        let frame = table_with(&face, 270, 355);
+        let city = card(300.0, 300.0, Some("ziggy_one"), &[("ziggy_one", 0.9)]);
+        let mut unknown = card(303.0, 402.0, None, similarities);
+        unknown.similarity = 0.4;
+        (frame, vec![city, unknown])
+    }
+
+    #[test]
+    fn an_unknown_card_in_a_column_is_named_by_its_face() {
+        let cat = Catalogue::bundled();
+        let looks = looks(&soldiers(&cat));
+        let sims = [("hacker", 0.45), ("commando", 0.42), ("kid", 0.3)];
+        let (frame, mut pieces) = unknown_in_column(&sims);
+        name_unknown(&cat, &frame, &mut pieces, &looks, &Thresholds::default());
+        assert_eq!(pieces[1].id.as_deref(), Some("commando"));
+        assert_eq!(pieces[1].best, "commando");
+        // It keeps the embedder's similarity to the face, so that a sure reading elsewhere
+        // outranks it.
+        assert_eq!(pieces[1].similarity, 0.42);
+        // Corners listed from the other end are turned to the card's way up.
+        let (frame, mut pieces) = unknown_in_column(&sims);
+        let upright = pieces[1].corners;
+        pieces[1].corners = [2, 3, 0, 1].map(|k| upright[k]);
+        name_unknown(&cat, &frame, &mut pieces, &looks, &Thresholds::default());
+        assert_eq!(pieces[1].id.as_deref(), Some("commando"));
+        assert_eq!(pieces[1].corners, upright);
+    }
+
+    #[test]
+    fn a_card_stays_unknown_unless_its_face_is_clear_shortlisted_and_in_a_column() {
+        let cat = Catalogue::bundled();
+        let looks = looks(&soldiers(&cat));
+        let thresholds = Thresholds::default();
+        // The face that matches is not among the embedder's four nearest.
+        let far = [
+            ("hacker", 0.45),
+            ("kid", 0.44),
+            ("runner", 0.43),
+            ("scout", 0.42),
+            ("commando", 0.2),
+        ];
+        let (frame, mut pieces) = unknown_in_column(&far);
+        name_unknown(&cat, &frame, &mut pieces, &looks, &thresholds);
+        assert_eq!(pieces[1].id, None);
+        // No card there: an empty patch of table matches no face.
+        let sims = [("commando", 0.42)];
+        let (_, mut pieces) = unknown_in_column(&sims);
+        let empty = RgbImage::from_pixel(600, 700, Rgb([70, 75, 80]));
+        name_unknown(&cat, &empty, &mut pieces, &looks, &thresholds);
+        assert_eq!(pieces[1].id, None);
+        // A likeness demanded above any reachable is never met.
+        let strict = Thresholds {
+            face_match: 1.01,
+            ..Thresholds::default()
+        };
+        let (frame, mut pieces) = unknown_in_column(&sims);
+        name_unknown(&cat, &frame, &mut pieces, &looks, &strict);
+        assert_eq!(pieces[1].id, None);
+        // Out of every column (no city), nothing is compared.
+        let (frame, mut pieces) = unknown_in_column(&sims);
+        pieces.remove(0);
+        name_unknown(&cat, &frame, &mut pieces, &looks, &thresholds);
+        assert_eq!(pieces[0].id, None);
+        // Moloch's units are not candidates in an Outpost column.
+        let robots: Vec<(String, RgbImage)> = ["hunter", "brute"]
+            .iter()
+            .map(|id| (id.to_string(), render::face(&cat, id, 0).expect("a face")))
+            .collect();
+        let (frame, mut pieces) = unknown_in_column(&[("hunter", 0.5), ("brute", 0.4)]);
+        name_unknown(
+            &cat,
+            &frame,
+            &mut pieces,
+            &self::looks(&robots),
+            &thresholds,
+        );
+        assert_eq!(pieces[1].id, None);
+    }
+}
