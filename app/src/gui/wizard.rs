@@ -188,6 +188,7 @@ impl Wizard {
                 pictures: Vec::new(),
                 print: Vec::new(),
                 faces: Vec::new(),
+                strips: Vec::new(),
             });
         if !captured.is_empty() {
             let embedder = Embedder::builtin().map_err(|e| e.to_string())?;

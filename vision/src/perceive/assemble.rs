@@ -11,6 +11,7 @@
 //! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
 
 use super::detect::{Detection, PieceClass};
+use super::face_match::{name_strip, FaceLooks};
 use super::identify::{crop, quarter_turns, Embedder, Gallery, Identity, Thresholds, DIM};
 use super::look_alike::LookAlikes;
 use super::par;
@@ -227,6 +228,8 @@ pub struct OnCards<'a> {
     pub gallery: &'a Gallery,
     /// Tells print on a card from a piece lying on it.
     pub prints: &'a LookAlikes,
+    /// The enrolled modules' strips, which name a strip too close to call.
+    pub strip_looks: &'a FaceLooks,
 }
 
 /// Reads what lies on and beside each named card and adds it to `pieces`: the tokens or
@@ -262,6 +265,7 @@ pub fn read_on_cards(
         strips,
         gallery,
         prints,
+        strip_looks,
     } = *readers;
     let first_new = pieces.len();
     let named: Vec<&Piece> = pieces
@@ -369,6 +373,19 @@ pub fn read_on_cards(
             gallery.mean_similarities(PieceClass::Small, &four),
         );
         ids[i] = name(&extra[i], &sims[i]);
+    }
+    // A strip kept as too close to call between modules is compared with their strips (it
+    // keeps its best similarity, which cleared its bar).
+    for ((b, id), sims) in extra.iter().zip(&mut ids).zip(&sims) {
+        if b.class != PieceClass::Strip || id.id.is_some() || id.score < b.bar {
+            continue;
+        }
+        let Some(module) = name_strip(strip_looks, frame, &b.corners, sims, &gallery.thresholds)
+        else {
+            continue;
+        };
+        id.best = module.clone();
+        id.id = Some(module);
     }
     for ((b, id), sims) in extra.into_iter().zip(ids).zip(sims) {
         let Beside {

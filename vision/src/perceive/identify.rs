@@ -43,6 +43,10 @@ const HUE_OVERRULE: f32 = 0.5;
 const FACE_MATCH: f32 = 0.45;
 /// The default of [`Thresholds::face_match_lead`].
 const FACE_MATCH_LEAD: f32 = 0.03;
+/// The default of [`Thresholds::strip_match`].
+const STRIP_MATCH: f32 = 0.45;
+/// The default of [`Thresholds::strip_match_lead`].
+const STRIP_MATCH_LEAD: f32 = 0.03;
 /// Embedding length.
 pub const DIM: usize = 64;
 /// Share of a module card's width that shows beside its robot.
@@ -305,6 +309,12 @@ pub struct Gallery {
     /// files, which then go without that check.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faces: Vec<FacePicture>,
+    /// Pictures of the enrolled modules' strips, by which a strip too close to call
+    /// between modules is compared with the strips themselves
+    /// ([`super::face_match::name_strip`]); absent in older files, which then go without
+    /// that check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strips: Vec<FacePicture>,
 }
 
 /// What identification concluded about one crop.
@@ -383,6 +393,13 @@ pub struct Thresholds {
     /// Least lead of that likeness over the best other face's ([`super::face_match`]);
     /// absent in older files: the default.
     pub face_match_lead: f32,
+    /// Least likeness of a strip too close to call to the enrolled picture of a module's
+    /// strip for it to be named by that picture ([`super::face_match::name_strip`]);
+    /// absent in older files: the default.
+    pub strip_match: f32,
+    /// Least lead of that likeness over the best other module's
+    /// ([`super::face_match::name_strip`]); absent in older files: the default.
+    pub strip_match_lead: f32,
 }
 
 impl Default for Thresholds {
@@ -405,6 +422,8 @@ impl Default for Thresholds {
             rough: ROUGH_PENALTY,
             face_match: FACE_MATCH,
             face_match_lead: FACE_MATCH_LEAD,
+            strip_match: STRIP_MATCH,
+            strip_match_lead: STRIP_MATCH_LEAD,
         }
     }
 }
@@ -448,7 +467,12 @@ impl Gallery {
             .iter()
             .chain(print_pictures)
             .find_map(|p| p.image().err())
-            .or_else(|| g.faces.iter().find_map(|p| p.image().err()));
+            .or_else(|| {
+                g.faces
+                    .iter()
+                    .chain(&g.strips)
+                    .find_map(|p| p.image().err())
+            });
         if let Some(e) = unreadable {
             return Err(VisionError::Input(format!("{}: {e}", path.display())));
         }
@@ -464,6 +488,8 @@ impl Gallery {
         self.print.extend(extras.print);
         self.faces.retain(|p| !ids.contains(&p.id.as_str()));
         self.faces.extend(extras.faces);
+        self.strips.retain(|p| !ids.contains(&p.id.as_str()));
+        self.strips.extend(extras.strips);
     }
 
     /// Writes the gallery file.
@@ -665,6 +691,7 @@ pub fn gallery_of(
         pictures: extras.pictures,
         print: extras.print,
         faces: extras.faces,
+        strips: extras.strips,
     })
 }
 
@@ -677,6 +704,8 @@ pub struct Extras {
     pub print: Vec<PrintedSpots>,
     /// A small picture of each unit face ([`super::face_match`]).
     pub faces: Vec<FacePicture>,
+    /// A picture of each module's strip ([`super::face_match::name_strip`]).
+    pub strips: Vec<FacePicture>,
 }
 
 /// What a gallery keeps of enrolment pictures `(component id, picture)` besides their
@@ -699,10 +728,14 @@ pub fn extras_of(
         .filter(|(id, _)| catalogue.card(id).is_some_and(|c| c.kind.is_unit()))
         .map(|(id, img)| FacePicture::of(id, img))
         .collect();
+    let strips = of_class(PieceClass::Strip)
+        .map(|(id, img)| FacePicture::of(id, &face_crop(img, PieceClass::Strip)))
+        .collect();
     Ok(Extras {
         pictures,
         print: read_print(&cards)?,
         faces: units,
+        strips,
     })
 }
 
@@ -915,6 +948,7 @@ mod tests {
             pictures: Vec::new(),
             print: Vec::new(),
             faces: Vec::new(),
+            strips: Vec::new(),
         }
     }
 
@@ -1148,6 +1182,7 @@ mod tests {
                 pictures: vec![SmallPicture::of("hornet", &picture())],
             }],
             faces: vec![FacePicture::of("hornet", &picture())],
+            strips: vec![FacePicture::of("net_module", &picture())],
         };
         g.save(&path).unwrap();
         assert_eq!(Gallery::load(&path).unwrap(), g);
@@ -1169,11 +1204,20 @@ mod tests {
             "{err}"
         );
         // And a broken face picture too.
-        let mut g = good;
+        let mut g = good.clone();
         g.faces[0].rgb.push_str("00");
         g.save(&path).unwrap();
         let err = Gallery::load(&path).unwrap_err().to_string();
         assert!(err.contains("hornet") && err.contains("digits"), "{err}");
+        // And a broken strip picture.
+        let mut g = good;
+        g.strips[0].rgb.replace_range(0..1, "x");
+        g.save(&path).unwrap();
+        let err = Gallery::load(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("net_module") && err.contains("hexadecimal"),
+            "{err}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -1186,6 +1230,7 @@ mod tests {
             ("token_plus1".to_string(), picture()),
             ("ziggy_one".to_string(), picture()),
             ("medic".to_string(), picture()),
+            ("net_module".to_string(), picture()),
         ];
         let g = gallery_of(&cat, &embedder, "m", faces).unwrap();
         assert_eq!(g.pictures.len(), 1);
@@ -1195,6 +1240,10 @@ mod tests {
         let ids: Vec<&str> = g.faces.iter().map(|f| f.id.as_str()).collect();
         assert_eq!(ids, ["hornet"]);
         assert!(g.faces[0].image().is_ok());
+        // And of each module its strip.
+        assert_eq!(g.strips.len(), 1);
+        assert_eq!(g.strips[0].id, "net_module");
+        assert!(g.strips[0].image().is_ok());
     }
 
     #[test]

@@ -147,6 +147,7 @@ pub struct Analyzer {
     look_alikes: look_alike::LookAlikes,
     prints: look_alike::LookAlikes,
     faces: face_match::FaceLooks,
+    strip_looks: face_match::FaceLooks,
 }
 
 impl Analyzer {
@@ -168,6 +169,7 @@ impl Analyzer {
             look_alikes: look_alike::LookAlikes::new(&gallery.pictures),
             prints: print::print_looks(&gallery.print),
             faces: face_match::FaceLooks::new(&gallery.faces),
+            strip_looks: face_match::FaceLooks::strips(&gallery.strips),
             gallery,
         })
     }
@@ -258,6 +260,7 @@ impl Analyzer {
                 strips: &self.strips,
                 gallery: &self.gallery,
                 prints: &self.prints,
+                strip_looks: &self.strip_looks,
             },
         )?;
         look_alike::settle(

@@ -98,6 +98,7 @@ mod tests {
             pictures: Vec::new(),
             print: Vec::new(),
             faces: Vec::new(),
+            strips: Vec::new(),
         }
     }
 
