@@ -10,7 +10,7 @@ use tablelens_engine::{battle, Catalogue};
 /// Analyses each photo in order. A photo that cannot be read is reported and skipped; the
 /// exit status is then 2.
 pub fn run(catalogue: &Catalogue, args: &AnalyzeArgs) -> Result<(), CliError> {
-    let analyzer = analyzer(&args.gallery)?;
+    let analyzer = analyzer(catalogue, &args.gallery)?;
     let mut failed = Vec::new();
     for path in &args.images {
         let frame = match image::open(path) {

@@ -9,7 +9,7 @@ use tablelens_vision::perceive::eval::{report, score};
 
 /// Scores every `NNNN.png` in the folder against its `NNNN.json`.
 pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
-    let analyzer = analyzer(&args.gallery)?;
+    let analyzer = analyzer(catalogue, &args.gallery)?;
     let dir = &args.scenes;
     let mut pngs: Vec<_> = std::fs::read_dir(dir)
         .map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", dir.display())))?

@@ -62,7 +62,7 @@ pub fn run(catalogue: &Catalogue, args: &FollowArgs) -> Result<(), CliError> {
                             "{name} is a photo: follow needs --gallery GALLERY to read photos"
                         ))
                     })?;
-                    analyzer = Some(super::analyzer(gallery)?);
+                    analyzer = Some(super::analyzer(catalogue, gallery)?);
                 }
                 let a = analyzer.as_ref().expect("set above");
                 a.analyze(catalogue, &img)

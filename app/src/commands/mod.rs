@@ -73,10 +73,18 @@ pub fn read_layout(path: &Path, catalogue: &Catalogue) -> Result<Layout, CliErro
         .map_err(|e| CliError::BadInput(format!("{}: {e}", path.display())))
 }
 
-/// Loads a gallery and the vision models.
-pub fn analyzer(gallery: &Path) -> Result<tablelens_vision::perceive::Analyzer, CliError> {
+/// Loads a gallery and the vision models; warns on standard error when the gallery lacks
+/// pictures that an older `tablelens enroll` did not keep.
+pub fn analyzer(
+    catalogue: &Catalogue,
+    gallery: &Path,
+) -> Result<tablelens_vision::perceive::Analyzer, CliError> {
     use tablelens_vision::perceive::{Analyzer, Gallery, VisionError};
-    let gallery = Gallery::load(gallery).map_err(|e| CliError::BadInput(e.to_string()))?;
+    let path = gallery;
+    let gallery = Gallery::load(path).map_err(|e| CliError::BadInput(e.to_string()))?;
+    if let Some(note) = gallery.lacking_note(catalogue) {
+        eprintln!("warning: {}: {note}", path.display());
+    }
     Analyzer::new(gallery).map_err(|e| match e {
         VisionError::Input(m) => CliError::BadInput(m),
         other => CliError::Failure(other.to_string()),

@@ -437,7 +437,13 @@ fn user_analyzer(
 ) -> (Result<Analyzer, String>, Option<String>) {
     if let Some(p) = path.filter(|p| p.is_file()) {
         match Gallery::load(p).and_then(Analyzer::new) {
-            Ok(a) => return (Ok(a), Some(format!("gallery: {}", p.display()))),
+            Ok(a) => {
+                let note = match a.gallery().lacking_note(cat) {
+                    Some(lacking) => format!("gallery: {}: {lacking} (E)", p.display()),
+                    None => format!("gallery: {}", p.display()),
+                };
+                return (Ok(a), Some(note));
+            }
             Err(e) => {
                 let note = format!("{e} — using the proxy faces instead");
                 return (canonical_analyzer(cat), Some(note));
@@ -456,6 +462,29 @@ mod tests {
     use crate::gui::correction::Correction;
     use crate::gui::tests::seen;
     use std::sync::mpsc::channel;
+
+    #[test]
+    fn a_gallery_enrolled_by_an_older_tablelens_is_used_and_asks_to_be_enrolled_again() {
+        let cat = Catalogue::bundled();
+        let embedder = Embedder::builtin().unwrap();
+        let mut gallery = canonical_gallery(&cat, &embedder).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gallery.json");
+        gallery.save(&path).unwrap();
+        let (analyzer, note) = user_analyzer(&cat, Some(&path));
+        assert!(analyzer.is_ok());
+        assert_eq!(note, Some(format!("gallery: {}", path.display())));
+        // The same gallery without the face pictures a newer enrolment keeps.
+        gallery.faces.clear();
+        gallery.save(&path).unwrap();
+        let (analyzer, note) = user_analyzer(&cat, Some(&path));
+        assert!(analyzer.is_ok());
+        let note = note.unwrap();
+        assert!(
+            note.contains("unit face pictures") && note.contains("enrol"),
+            "{note}"
+        );
+    }
 
     fn worker() -> (Worker, Receiver<FromWorker>) {
         let (tx, rx) = channel();

@@ -492,6 +492,40 @@ impl Gallery {
         self.strips.extend(extras.strips);
     }
 
+    /// The pictures an older `tablelens enroll` did not keep that this gallery lacks, for
+    /// pieces it has enrolled: without them those pieces are named by the embedder alone.
+    /// Empty for a gallery enrolled by this tablelens.
+    pub fn lacks(&self, catalogue: &Catalogue) -> Vec<&'static str> {
+        let has = |f: &dyn Fn(&GalleryEntry) -> bool| self.entries.iter().any(f);
+        let unit = |e: &GalleryEntry| {
+            e.class == PieceClass::Card && catalogue.card(&e.id).is_some_and(|c| c.kind.is_unit())
+        };
+        let mut lacking = Vec::new();
+        if self.pictures.is_empty() && has(&|e| e.class == PieceClass::Small) {
+            lacking.push("token and marker pictures");
+        }
+        if self.faces.is_empty() && has(&unit) {
+            lacking.push("unit face pictures");
+        }
+        if self.strips.is_empty() && has(&|e| e.class == PieceClass::Strip) {
+            lacking.push("module strip pictures");
+        }
+        lacking
+    }
+
+    /// What to tell the player about a gallery that [`Gallery::lacks`] pictures, if it
+    /// does.
+    pub fn lacking_note(&self, catalogue: &Catalogue) -> Option<String> {
+        let lacking = self.lacks(catalogue);
+        (!lacking.is_empty()).then(|| {
+            format!(
+                "the gallery has no {} (an older tablelens enrolled it): enrol your pieces \
+                 again so that pieces the models cannot name are compared with your own pictures",
+                lacking.join(" or ")
+            )
+        })
+    }
+
     /// Writes the gallery file.
     pub fn save(&self, path: &Path) -> Result<(), VisionError> {
         let text = serde_json::to_string(self)
@@ -1244,6 +1278,37 @@ mod tests {
         assert_eq!(g.strips.len(), 1);
         assert_eq!(g.strips[0].id, "net_module");
         assert!(g.strips[0].image().is_ok());
+    }
+
+    #[test]
+    fn a_gallery_enrolled_before_pictures_were_kept_says_what_it_lacks() {
+        let cat = Catalogue::bundled();
+        let embedder = Embedder::builtin().unwrap();
+        let faces = vec![
+            ("hornet".to_string(), picture()),
+            ("token_plus1".to_string(), picture()),
+            ("net_module".to_string(), picture()),
+        ];
+        let mut g = gallery_of(&cat, &embedder, "m", faces).unwrap();
+        assert!(g.lacks(&cat).is_empty());
+        assert_eq!(g.lacking_note(&cat), None);
+        g.faces.clear();
+        g.strips.clear();
+        assert_eq!(
+            g.lacks(&cat),
+            ["unit face pictures", "module strip pictures"]
+        );
+        let note = g.lacking_note(&cat).unwrap();
+        assert!(
+            note.contains("unit face pictures or module strip pictures"),
+            "{note}"
+        );
+        assert!(note.contains("enrol"), "{note}");
+        // Nothing is lacking for pieces that were never enrolled.
+        g.entries.retain(|e| e.id == "token_plus1");
+        assert!(g.lacks(&cat).is_empty());
+        g.pictures.clear();
+        assert_eq!(g.lacks(&cat), ["token and marker pictures"]);
     }
 
     #[test]
