@@ -43,6 +43,12 @@ const HUE_OVERRULE: f32 = 0.5;
 const FACE_MATCH: f32 = 0.45;
 /// The default of [`Thresholds::face_match_lead`].
 const FACE_MATCH_LEAD: f32 = 0.03;
+/// The default of [`Thresholds::face_check_margin`].
+const FACE_CHECK_MARGIN: f32 = 0.2;
+/// The default of [`Thresholds::face_overrule`].
+const FACE_OVERRULE: f32 = 0.5;
+/// The default of [`Thresholds::face_overrule_lead`].
+const FACE_OVERRULE_LEAD: f32 = 0.1;
 /// The default of [`Thresholds::strip_match`].
 const STRIP_MATCH: f32 = 0.45;
 /// The default of [`Thresholds::strip_match_lead`].
@@ -393,6 +399,16 @@ pub struct Thresholds {
     /// Least lead of that likeness over the best other face's ([`super::face_match`]);
     /// absent in older files: the default.
     pub face_match_lead: f32,
+    /// A card of a column the embedder named with a lead under this over its side's next
+    /// face is compared with the enrolled face pictures too ([`super::face_match`]);
+    /// absent in older files: the default.
+    pub face_check_margin: f32,
+    /// Least likeness to another face's picture for such a card to be renamed
+    /// ([`super::face_match`]); absent in older files: the default.
+    pub face_overrule: f32,
+    /// Least lead of that likeness over the best other face's ([`super::face_match`]);
+    /// absent in older files: the default.
+    pub face_overrule_lead: f32,
     /// Least likeness of a strip too close to call to the enrolled picture of a module's
     /// strip for it to be named by that picture ([`super::face_match::name_strip`]);
     /// absent in older files: the default.
@@ -422,6 +438,9 @@ impl Default for Thresholds {
             rough: ROUGH_PENALTY,
             face_match: FACE_MATCH,
             face_match_lead: FACE_MATCH_LEAD,
+            face_check_margin: FACE_CHECK_MARGIN,
+            face_overrule: FACE_OVERRULE,
+            face_overrule_lead: FACE_OVERRULE_LEAD,
             strip_match: STRIP_MATCH,
             strip_match_lead: STRIP_MATCH_LEAD,
         }

@@ -237,8 +237,9 @@ impl Analyzer {
         // A card unseen in a column: between two named units about two steps apart, or
         // between a city and a first unit a step too far out.
         gaps::fill(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
-        // A card of a column still unknown, compared with the enrolled faces themselves.
-        face_match::name_unknown(
+        // A card of a column still unknown, or named with a small lead, compared with the
+        // enrolled faces themselves.
+        face_match::read_columns(
             catalogue,
             frame,
             &mut pieces,
