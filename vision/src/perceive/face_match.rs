@@ -195,29 +195,8 @@ impl FaceLooks {
         if faces.is_empty() {
             return None;
         }
-        let (w, h) = (
-            (FACE_W as f32 * GROW).round() as u32,
-            (FACE_H as f32 * GROW).round() as u32,
-        );
-        // Per face: the best likeness and whether it was the card turned.
-        let mut best: Vec<(f32, bool)> = vec![(f32::MIN, false); faces.len()];
-        for &turned in ways {
-            let k = if turned { 2 } else { 0 };
-            let quad = [0, 1, 2, 3].map(|i| corners[(i + k) % 4]);
-            let window = rectify(frame, &scaled(&quad, GROW), w, h);
-            let placed: Vec<Vec<f32>> = (0..=w - FACE_W)
-                .flat_map(|x| (0..=h - FACE_H).map(move |y| (x, y)))
-                .map(|(x, y)| normalised(&window, x, y, self.rows))
-                .collect();
-            for ((_, face), b) in faces.iter().zip(&mut best) {
-                for v in &placed {
-                    let s: f32 = v.iter().zip(face).map(|(a, b)| a * b).sum();
-                    if s > b.0 {
-                        *b = (s, turned);
-                    }
-                }
-            }
-        }
+        let window = self.window(frame, corners, ways);
+        let best: Vec<(f32, bool)> = faces.iter().map(|(_, f)| window.likeness(f)).collect();
         let (top, &(likeness, turned)) = best
             .iter()
             .enumerate()
@@ -235,6 +214,102 @@ impl FaceLooks {
             runner_up,
             turned,
         })
+    }
+
+    /// [`FaceLooks::best`] where the best face is one of `first` (faces among those
+    /// `allowed`), else `None`; and `None` too where the best of `first` against the rest
+    /// of `first` alone is not `worth` going on with (comparing it with the other faces
+    /// could only lower its lead). Most cards stop there, having been compared with
+    /// `first` only.
+    fn best_of(
+        &self,
+        frame: &RgbImage,
+        corners: &[[f32; 2]; 4],
+        first: &[&str],
+        allowed: impl Fn(&str) -> bool,
+        worth: impl Fn(&FaceMatch) -> bool,
+    ) -> Option<FaceMatch> {
+        let window = self.window(frame, corners, &[false, true]);
+        let (near, far): (Vec<_>, Vec<_>) = self
+            .faces
+            .iter()
+            .filter(|(id, _)| allowed(id))
+            .partition(|(id, _)| first.contains(&id.as_str()));
+        let near: Vec<(&String, (f32, bool))> = near
+            .iter()
+            .map(|(id, f)| (id, window.likeness(f)))
+            .collect();
+        let (top, &(id, (likeness, turned))) = near
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1 .1 .0.total_cmp(&b.1 .1 .0))?;
+        let among_first = near
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != top)
+            .map(|(_, (_, b))| b.0)
+            .fold(-1.0f32, f32::max);
+        let mut m = FaceMatch {
+            id: id.clone(),
+            likeness,
+            runner_up: among_first,
+            turned,
+        };
+        if !worth(&m) {
+            return None;
+        }
+        for (_, face) in far {
+            let (other, _) = window.likeness(face);
+            if other >= likeness {
+                return None;
+            }
+            m.runner_up = m.runner_up.max(other);
+        }
+        Some(m)
+    }
+
+    /// The window of a piece at `corners`, [`GROW`] times its size, normalised at every
+    /// shift, each way given (`true`: turned half round).
+    fn window(&self, frame: &RgbImage, corners: &[[f32; 2]; 4], ways: &[bool]) -> Window {
+        let (w, h) = (
+            (FACE_W as f32 * GROW).round() as u32,
+            (FACE_H as f32 * GROW).round() as u32,
+        );
+        let ways = ways
+            .iter()
+            .map(|&turned| {
+                let k = if turned { 2 } else { 0 };
+                let quad = [0, 1, 2, 3].map(|i| corners[(i + k) % 4]);
+                let window = rectify(frame, &scaled(&quad, GROW), w, h);
+                let placed = (0..=w - FACE_W)
+                    .flat_map(|x| (0..=h - FACE_H).map(move |y| (x, y)))
+                    .map(|(x, y)| normalised(&window, x, y, self.rows))
+                    .collect();
+                (turned, placed)
+            })
+            .collect();
+        Window { ways }
+    }
+}
+
+/// A piece's window, normalised at every shift, each way it was taken.
+struct Window {
+    ways: Vec<(bool, Vec<Vec<f32>>)>,
+}
+
+impl Window {
+    /// A face's best likeness at any shift either way, and whether that was turned.
+    fn likeness(&self, face: &[f32]) -> (f32, bool) {
+        let mut best = (f32::MIN, false);
+        for (turned, placed) in &self.ways {
+            for v in placed {
+                let s: f32 = v.iter().zip(face).map(|(a, b)| a * b).sum();
+                if s > best.0 {
+                    best = (s, *turned);
+                }
+            }
+        }
+        best
     }
 }
 
@@ -316,18 +391,21 @@ pub fn read_columns(
         .collect();
     let found = super::par::map(&to_read, |&(i, side)| {
         let allowed = |face: &str| unit_of(catalogue, face, side);
-        let m = looks.best(frame, &pieces[i].corners, allowed)?;
-        let shortlist = shortlist(&pieces[i].similarities, SHORTLIST, allowed);
-        let lead = m.likeness - m.runner_up;
-        let clear = match &pieces[i].id {
-            None => m.likeness >= thresholds.face_match && lead >= thresholds.face_match_lead,
-            Some(named) => {
-                m.id != *named
-                    && m.likeness >= thresholds.face_overrule
-                    && lead >= thresholds.face_overrule_lead
+        let clear = |m: &FaceMatch| {
+            let lead = m.likeness - m.runner_up;
+            match &pieces[i].id {
+                None => m.likeness >= thresholds.face_match && lead >= thresholds.face_match_lead,
+                Some(named) => {
+                    m.id != *named
+                        && m.likeness >= thresholds.face_overrule
+                        && lead >= thresholds.face_overrule_lead
+                }
             }
         };
-        (clear && shortlist.contains(&m.id.as_str())).then_some(m)
+        // The best face must be one of the shortlist: compared with those first.
+        let shortlist = shortlist(&pieces[i].similarities, SHORTLIST, allowed);
+        let m = looks.best_of(frame, &pieces[i].corners, &shortlist, allowed, clear)?;
+        clear(&m).then_some(m)
     });
     for ((i, _), m) in to_read.into_iter().zip(found) {
         let Some(m) = m else { continue };
