@@ -77,10 +77,9 @@ pub fn read_layout(path: &Path, catalogue: &Catalogue) -> Result<Layout, CliErro
 /// pictures that an older `tablelens enroll` did not keep.
 pub fn analyzer(
     catalogue: &Catalogue,
-    gallery: &Path,
+    path: &Path,
 ) -> Result<tablelens_vision::perceive::Analyzer, CliError> {
     use tablelens_vision::perceive::{Analyzer, Gallery, VisionError};
-    let path = gallery;
     let gallery = Gallery::load(path).map_err(|e| CliError::BadInput(e.to_string()))?;
     if let Some(note) = gallery.lacking_note(catalogue) {
         eprintln!("warning: {}: {note}", path.display());

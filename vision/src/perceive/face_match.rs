@@ -38,10 +38,10 @@
 
 use super::assemble::{centre, scaled, Piece};
 use super::detect::PieceClass;
-use super::identify::Thresholds;
+use super::identify::{best_and_lead, Thresholds};
 use super::look_alike::{hex_of, image_of_hex};
 use super::resample::{area_resize, rectify};
-use super::sides::{city_frames, column_of, is_city};
+use super::sides::{city_frames, column_of, is_unit_of};
 use image::RgbImage;
 use serde::{Deserialize, Serialize};
 use tablelens_engine::{Catalogue, Side};
@@ -229,12 +229,15 @@ impl FaceLooks {
         allowed: impl Fn(&str) -> bool,
         worth: impl Fn(&FaceMatch) -> bool,
     ) -> Option<FaceMatch> {
-        let window = self.window(frame, corners, &[false, true]);
         let (near, far): (Vec<_>, Vec<_>) = self
             .faces
             .iter()
             .filter(|(id, _)| allowed(id))
             .partition(|(id, _)| first.contains(&id.as_str()));
+        if near.is_empty() {
+            return None;
+        }
+        let window = self.window(frame, corners, &[false, true]);
         let near: Vec<(&String, (f32, bool))> = near
             .iter()
             .map(|(id, f)| (id, window.likeness(f)))
@@ -328,26 +331,11 @@ fn shortlist(
         .collect()
 }
 
-/// Whether `face` is a unit of `side` (a card a column of that side may hold).
-fn unit_of(catalogue: &Catalogue, face: &str, side: Side) -> bool {
-    !is_city(face)
-        && catalogue
-            .card(face)
-            .is_some_and(|c| c.side == side && c.kind.is_unit())
-}
-
-/// How far the embedder's best unit face of `side` leads its next one for a card.
+/// How far the embedder's best unit face of `side` leads its next one for a card
+/// (infinite where it has no unit face of the side at all).
 fn side_margin(catalogue: &Catalogue, similarities: &[(String, f32)], side: Side) -> f32 {
-    let mut near: Vec<f32> = similarities
-        .iter()
-        .filter(|(face, _)| unit_of(catalogue, face, side))
-        .map(|(_, s)| *s)
-        .collect();
-    near.sort_by(|a, b| b.total_cmp(a));
-    match near[..] {
-        [best, next, ..] => best - next,
-        _ => f32::INFINITY,
-    }
+    best_and_lead(similarities, |face| is_unit_of(catalogue, face, side))
+        .map_or(f32::INFINITY, |(_, _, lead)| lead)
 }
 
 /// Reads the cards of the columns by the enrolled unit faces of their side:
@@ -383,14 +371,14 @@ pub fn read_columns(
         .filter(|&(i, side)| match &pieces[i].id {
             None => true,
             Some(id) => {
-                unit_of(catalogue, id, side)
+                is_unit_of(catalogue, id, side)
                     && side_margin(catalogue, &pieces[i].similarities, side)
                         < thresholds.face_check_margin
             }
         })
         .collect();
     let found = super::par::map(&to_read, |&(i, side)| {
-        let allowed = |face: &str| unit_of(catalogue, face, side);
+        let allowed = |face: &str| is_unit_of(catalogue, face, side);
         let clear = |m: &FaceMatch| {
             let lead = m.likeness - m.runner_up;
             match &pieces[i].id {

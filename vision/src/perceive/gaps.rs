@@ -38,7 +38,7 @@ use super::identify::{Embedder, Gallery};
 use super::quad_window::Quad;
 use super::refine::same_card;
 use super::second_look::moved;
-use super::sides::{city_frames, column_of};
+use super::sides::{city_frames, column_of, is_unit_of};
 use super::VisionError;
 use image::RgbImage;
 use tablelens_engine::{Catalogue, Side};
@@ -253,9 +253,7 @@ pub fn fill(
             .iter()
             .filter_map(|look| {
                 let id = gallery.name_among(PieceClass::Card, &look.similarities, |face| {
-                    catalogue
-                        .card(face)
-                        .is_some_and(|c| c.side == place.side && c.kind.is_unit())
+                    is_unit_of(catalogue, face, place.side)
                 });
                 let named = id.id.filter(|_| id.score >= place.bar)?;
                 Some(Piece {

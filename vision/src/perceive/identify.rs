@@ -627,19 +627,7 @@ impl Gallery {
         allowed: impl Fn(&str) -> bool,
         least: f32,
     ) -> Identity {
-        let mut best: Option<(&str, f32)> = None;
-        let mut runner_up = -1.0f32;
-        for (id, s) in similarities.iter().filter(|(id, _)| allowed(id)) {
-            match best {
-                Some((_, b)) if *s <= b => runner_up = runner_up.max(*s),
-                Some((_, b)) => {
-                    runner_up = runner_up.max(b);
-                    best = Some((id, *s));
-                }
-                None => best = Some((id, *s)),
-            }
-        }
-        let Some((id, score)) = best else {
+        let Some((id, score, margin)) = best_and_lead(similarities, allowed) else {
             return Identity {
                 id: None,
                 score: 0.0,
@@ -647,7 +635,6 @@ impl Gallery {
                 best: String::new(),
             };
         };
-        let margin = score - runner_up;
         Identity {
             id: (score >= least && margin >= self.thresholds.min_margin(class))
                 .then(|| id.to_string()),
@@ -656,6 +643,27 @@ impl Gallery {
             best: id.to_string(),
         }
     }
+}
+
+/// The component among those `allowed` most similar to a piece, its similarity, and its
+/// lead over the next (over -1 where it is the only one); `None` if none is allowed.
+pub(crate) fn best_and_lead(
+    similarities: &[(String, f32)],
+    allowed: impl Fn(&str) -> bool,
+) -> Option<(&str, f32, f32)> {
+    let mut best: Option<(&str, f32)> = None;
+    let mut runner_up = -1.0f32;
+    for (id, s) in similarities.iter().filter(|(id, _)| allowed(id)) {
+        match best {
+            Some((_, b)) if *s <= b => runner_up = runner_up.max(*s),
+            Some((_, b)) => {
+                runner_up = runner_up.max(b);
+                best = Some((id, *s));
+            }
+            None => best = Some((id, *s)),
+        }
+    }
+    best.map(|(id, score)| (id, score, score - runner_up))
 }
 
 /// Builds a gallery from face pictures: `DIR/<component id>.png` or

@@ -23,6 +23,14 @@ pub(crate) fn is_city(id: &str) -> bool {
     CityId::parse_face(id).is_some()
 }
 
+/// Whether `face` is a unit of `side`: a card a column on that side may hold (never a city
+/// or a one-shot card).
+pub(crate) fn is_unit_of(catalogue: &Catalogue, face: &str, side: Side) -> bool {
+    catalogue
+        .card(face)
+        .is_some_and(|c| c.side == side && c.kind.is_unit())
+}
+
 /// The axes of every card named as a city.
 pub(crate) fn city_frames(pieces: &[Piece]) -> Vec<Frame> {
     pieces
@@ -73,9 +81,7 @@ pub fn read(catalogue: &Catalogue, gallery: &Gallery, pieces: &mut [Piece]) {
             continue;
         };
         let id = gallery.name_among(PieceClass::Card, &p.similarities, |face| {
-            catalogue
-                .card(face)
-                .is_some_and(|c| c.side == side && c.kind.is_unit())
+            is_unit_of(catalogue, face, side)
         });
         p.id = id.id;
         p.similarity = id.score;
