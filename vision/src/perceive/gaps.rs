@@ -202,7 +202,7 @@ pub fn missing(pieces: &[Piece], catalogue: &Catalogue) -> Vec<Place> {
             .filter(|&a| a <= FIRST_MOST),
     )
     .unwrap_or(DEFAULT_FIRST);
-    for u in &firsts {
+    for u in firsts {
         let out_by = u.along.abs() - first;
         let gaps = (out_by / step).round();
         if !(1.0..=MOST_MISSING as f32).contains(&gaps) {
@@ -249,7 +249,7 @@ fn beyond(pieces: &[Piece], cities: &[Frame], units: &[InColumn], step: f32) -> 
                 (city == u.city && side == u.side).then_some(along.abs() - u.along.abs())
             })
             .filter(|&d| d >= 0.5 * step && d <= (MOST_MISSING as f32 + 0.5) * step)
-            .fold(None, |m: Option<f32>, d| Some(m.map_or(d, |m| m.max(d))));
+            .max_by(f32::total_cmp);
         let Some(out_by) = far else { continue };
         let gaps = ((out_by / step).round() as usize).clamp(1, MOST_MISSING);
         let down = cities[u.city].down;
