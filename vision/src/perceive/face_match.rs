@@ -39,11 +39,10 @@
 use super::assemble::{centre, scaled, Piece};
 use super::detect::PieceClass;
 use super::identify::{best_and_lead, Thresholds};
-use super::look_alike::{hex_of, image_of_hex};
-use super::resample::{area_resize, rectify};
+use super::look_alike::Picture;
+use super::resample::rectify;
 use super::sides::{city_frames, column_of, is_unit_of};
 use image::RgbImage;
-use serde::{Deserialize, Serialize};
 use tablelens_engine::{Catalogue, Side};
 
 /// Width in pixels of a card face's picture as the gallery keeps it.
@@ -66,31 +65,8 @@ const STRIP_SHORTLIST: usize = 3;
 const MIN_SPREAD: f32 = 4.0;
 
 /// An enrolled picture as the gallery keeps it, a unit's face or a module's strip (as
-/// [`super::identify::face_crop`] cuts it): reduced to [`FACE_W`] x [`FACE_H`] pixels, as
-/// hexadecimal RGB bytes row by row.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FacePicture {
-    /// Component id (`hornet`, `net_module`, ...).
-    pub id: String,
-    /// The picture's RGB bytes in hexadecimal.
-    pub rgb: String,
-}
-
-impl FacePicture {
-    /// The picture of `id` kept from `face`: its face picture (the card alone, upright,
-    /// cropped to its outline), or for a module the crop of its strip.
-    pub fn of(id: &str, face: &RgbImage) -> FacePicture {
-        FacePicture {
-            id: id.to_string(),
-            rgb: hex_of(&area_resize(face, FACE_W, FACE_H)),
-        }
-    }
-
-    /// The picture, or why it cannot be read.
-    pub fn image(&self) -> Result<RgbImage, String> {
-        image_of_hex(&self.id, &self.rgb, FACE_W, FACE_H)
-    }
-}
+/// [`super::identify::face_crop`] cuts it), reduced to [`FACE_W`] x [`FACE_H`] pixels.
+pub type FacePicture = Picture<FACE_W, FACE_H>;
 
 /// Rows of a face compared.
 fn top_rows() -> u32 {

@@ -77,35 +77,38 @@ const MIN_HUE_GAP: f32 = 10.0;
 /// 0.5 each gave one exact layout fewer.
 const SPOT_CHROMA: f32 = 0.3;
 
-/// A small piece's enrolled picture as the gallery keeps it: reduced to [`PICTURE_SIDE`]
-/// pixels a side, as hexadecimal RGB bytes row by row.
+/// An enrolled picture as the gallery keeps it: reduced to `W` x `H` pixels, as
+/// hexadecimal RGB bytes row by row. In JSON `{"id", "rgb"}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SmallPicture {
-    /// Component id (`token_plus1`, ...).
+pub struct Picture<const W: u32, const H: u32> {
+    /// Component id (`token_plus1`, `hornet`, `net_module`, ...).
     pub id: String,
     /// The picture's RGB bytes in hexadecimal.
     pub rgb: String,
 }
 
-impl SmallPicture {
-    /// The picture of `id` kept from its face picture (the piece alone, cropped to its
-    /// outline), or from its crop as the embedder sees it (its square stretched).
-    pub fn of(id: &str, face: &RgbImage) -> SmallPicture {
-        let small = area_resize(face, PICTURE_SIDE, PICTURE_SIDE);
-        SmallPicture {
+impl<const W: u32, const H: u32> Picture<W, H> {
+    /// The picture of `id` kept from `face`, reduced to `W` x `H` pixels.
+    pub fn of(id: &str, face: &RgbImage) -> Picture<W, H> {
+        Picture {
             id: id.to_string(),
-            rgb: hex_of(&small),
+            rgb: hex_of(&area_resize(face, W, H)),
         }
     }
 
     /// The picture, or why it cannot be read.
     pub fn image(&self) -> Result<RgbImage, String> {
-        image_of_hex(&self.id, &self.rgb, PICTURE_SIDE, PICTURE_SIDE)
+        image_of_hex(&self.id, &self.rgb, W, H)
     }
 }
 
+/// A small piece's enrolled picture, [`PICTURE_SIDE`] pixels a side: kept from its face
+/// picture (the piece alone, cropped to its outline), or from its crop as the embedder
+/// sees it (its square stretched).
+pub type SmallPicture = Picture<PICTURE_SIDE, PICTURE_SIDE>;
+
 /// A picture's RGB bytes, row by row, in hexadecimal (as the gallery keeps pictures).
-pub(crate) fn hex_of(picture: &RgbImage) -> String {
+fn hex_of(picture: &RgbImage) -> String {
     picture
         .as_raw()
         .iter()
@@ -115,7 +118,7 @@ pub(crate) fn hex_of(picture: &RgbImage) -> String {
 
 /// The `w` x `h` picture of `id` from its RGB bytes in hexadecimal ([`hex_of`]), or why it
 /// cannot be read.
-pub(crate) fn image_of_hex(id: &str, text: &str, w: u32, h: u32) -> Result<RgbImage, String> {
+fn image_of_hex(id: &str, text: &str, w: u32, h: u32) -> Result<RgbImage, String> {
     let want = (w * h * 3) as usize;
     let text = text.as_bytes();
     if text.len() != want * 2 {
