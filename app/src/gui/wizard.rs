@@ -189,6 +189,7 @@ impl Wizard {
                 print: Vec::new(),
                 faces: Vec::new(),
                 strips: Vec::new(),
+                card_aspect: None,
             });
         if !captured.is_empty() {
             let embedder = Embedder::builtin().map_err(|e| e.to_string())?;

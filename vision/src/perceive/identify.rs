@@ -321,6 +321,11 @@ pub struct Gallery {
     /// that check.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strips: Vec<FacePicture>,
+    /// The enrolled card faces' length over their width (the median): the shape of the
+    /// player's cards, by which the table's plane is seen ([`super::plane`]). Absent in
+    /// older files: [`super::plane::CARD_ASPECT`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card_aspect: Option<f32>,
 }
 
 /// What identification concluded about one crop.
@@ -738,6 +743,7 @@ pub fn gallery_of(
 ) -> Result<Gallery, VisionError> {
     let views: Vec<(String, &RgbImage)> = faces.iter().map(|(id, img)| (id.clone(), img)).collect();
     let extras = extras_of(catalogue, &views)?;
+    let card_aspect = card_aspect(catalogue, &views);
     let crops = faces
         .into_iter()
         .map(|(id, img)| {
@@ -753,7 +759,24 @@ pub fn gallery_of(
         print: extras.print,
         faces: extras.faces,
         strips: extras.strips,
+        card_aspect,
     })
+}
+
+/// The median length over width of the card faces among `faces` (cities, units and
+/// one-shot cards, whichever way up they were pictured), if there are any.
+pub fn card_aspect(catalogue: &Catalogue, faces: &[(String, &RgbImage)]) -> Option<f32> {
+    let mut aspects: Vec<f32> = faces
+        .iter()
+        .filter(|(id, _)| class_of(catalogue, id) == PieceClass::Card)
+        .filter(|(_, img)| img.width() > 0 && img.height() > 0)
+        .map(|(_, img)| {
+            let (w, h) = (img.width() as f32, img.height() as f32);
+            w.max(h) / w.min(h)
+        })
+        .collect();
+    aspects.sort_by(f32::total_cmp);
+    aspects.get(aspects.len() / 2).copied()
 }
 
 /// What a gallery keeps of enrolment pictures besides their embeddings ([`extras_of`]).
@@ -1010,6 +1033,7 @@ mod tests {
             print: Vec::new(),
             faces: Vec::new(),
             strips: Vec::new(),
+            card_aspect: None,
         }
     }
 
@@ -1244,6 +1268,7 @@ mod tests {
             }],
             faces: vec![FacePicture::of("hornet", &picture())],
             strips: vec![FacePicture::of("net_module", &picture())],
+            card_aspect: Some(1.4),
         };
         g.save(&path).unwrap();
         assert_eq!(Gallery::load(&path).unwrap(), g);
@@ -1280,6 +1305,26 @@ mod tests {
             "{err}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_cards_aspect_is_the_median_of_the_card_faces_either_way_up() {
+        let cat = Catalogue::bundled();
+        let (tall, wide, token) = (
+            RgbImage::new(63, 88),
+            RgbImage::new(90, 60),
+            RgbImage::new(10, 40),
+        );
+        let faces = [
+            ("hornet".to_string(), &tall),
+            ("ziggy_one".to_string(), &wide),
+            ("medic".to_string(), &tall),
+            ("token_plus1".to_string(), &token),
+        ];
+        let a = card_aspect(&cat, &faces).unwrap();
+        assert!((a - 88.0 / 63.0).abs() < 1e-6, "{a}");
+        // Tokens and markers say nothing of the cards' shape.
+        assert_eq!(card_aspect(&cat, &faces[3..]), None);
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub mod look_alike;
 pub mod nn;
 pub mod par;
 pub mod peaks;
+pub mod plane;
 pub mod print;
 pub mod quad_window;
 pub mod refine;

@@ -105,6 +105,7 @@ mod tests {
             print: Vec::new(),
             faces: Vec::new(),
             strips: Vec::new(),
+            card_aspect: None,
         }
     }
 
