@@ -33,6 +33,7 @@ pub mod resample;
 pub mod rough_views;
 pub mod second_look;
 pub mod sides;
+pub mod squared;
 pub mod strips;
 pub mod tokens;
 
@@ -238,6 +239,9 @@ impl Analyzer {
         // A card unseen in a column: between two named units about two steps apart, or
         // between a city and a first unit a step too far out.
         gaps::fill(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
+        // A card of a column still unknown, in quads of its true length on the table
+        // (seen from the city cards).
+        squared::look(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
         // A card of a column still unknown, or named with a small lead, compared with the
         // enrolled faces themselves.
         face_match::read_columns(
@@ -248,6 +252,9 @@ impl Analyzer {
             &self.gallery.thresholds,
         );
         copies::limit(catalogue, &mut pieces);
+        // Each named unit of a column in the quad of its true length on the table, where
+        // that is more like its face, before its tokens and strip are looked for on it.
+        squared::true_up(frame, &mut pieces, &self.embedder, &self.gallery)?;
         // A faint detection that nothing could name, even by its place, is most likely not
         // a card.
         pieces.retain(|p| p.score >= detect::SURE_SCORE || p.id.is_some());
