@@ -269,6 +269,73 @@ impl TablePlane {
     }
 }
 
+impl TablePlane {
+    /// How wide a card's quad is on the table (its printed top edge), in the plane's units.
+    pub fn width_of(&self, quad: &Quad) -> f64 {
+        let (a, b) = (self.onto_table(quad[0]), self.onto_table(quad[1]));
+        (b.0 - a.0).hypot(b.1 - a.1)
+    }
+
+    /// A card laid on the table: `width` wide (in the plane's units) and of the plane's
+    /// aspect, square to the card `axes` (a city: its columns run along its long axis), the
+    /// same way up as `way_up` (its printed top on the same side), with its middle where
+    /// `centre` lies in the frame, slid by `slide` of its length along its long axis.
+    /// Corners clockwise from its printed top-left; None where the axes are degenerate.
+    pub fn card_at(
+        &self,
+        centre: [f32; 2],
+        width: f64,
+        axes: &Quad,
+        way_up: &Quad,
+        slide: f64,
+    ) -> Option<Quad> {
+        let on_table = |q: &Quad| q.map(|c| self.onto_table(c));
+        let (a, w) = (on_table(axes), on_table(way_up));
+        let down = unit(sub(mid(a[3], a[2]), mid(a[0], a[1])))?;
+        let right = unit(sub(mid(a[1], a[2]), mid(a[0], a[3])))?;
+        let own = sub(mid(w[3], w[2]), mid(w[0], w[1]));
+        let k = if dot(own, down) < 0.0 { -1.0 } else { 1.0 };
+        let (down, right) = ((down.0 * k, down.1 * k), (right.0 * k, right.1 * k));
+        let (half_w, half_l) = (width / 2.0, width * self.aspect / 2.0);
+        let c = self.onto_table(centre);
+        let c = (
+            c.0 + down.0 * slide * 2.0 * half_l,
+            c.1 + down.1 * slide * 2.0 * half_l,
+        );
+        let corner = |r: f64, d: f64| {
+            self.onto_frame((
+                c.0 + right.0 * r * half_w + down.0 * d * half_l,
+                c.1 + right.1 * r * half_w + down.1 * d * half_l,
+            ))
+        };
+        let q = [
+            corner(-1.0, -1.0),
+            corner(1.0, -1.0),
+            corner(1.0, 1.0),
+            corner(-1.0, 1.0),
+        ];
+        q.iter().flatten().all(|x| x.is_finite()).then_some(q)
+    }
+}
+
+fn mid(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
+    ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
+}
+
+fn sub(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
+    (a.0 - b.0, a.1 - b.1)
+}
+
+fn dot(a: (f64, f64), b: (f64, f64)) -> f64 {
+    a.0 * b.0 + a.1 * b.1
+}
+
+/// The vector scaled to length one, unless it is too short to have a direction.
+fn unit(v: (f64, f64)) -> Option<(f64, f64)> {
+    let n = v.0.hypot(v.1);
+    (n > 1e-12).then(|| (v.0 / n, v.1 / n))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -339,6 +406,38 @@ mod tests {
         assert!(dist(t[0], t[1]) > dist(t[1], t[2]));
         let fixed = plane.squared(&t, Anchor::Far).expect("squared");
         assert!(far(&fixed, &t) < 0.5, "{fixed:?}");
+    }
+
+    #[test]
+    fn a_card_laid_along_a_city_is_the_card_there() {
+        let plane = TablePlane::of_cities(&cities(), 1920.0, CARD_ASPECT).expect("a plane");
+        let city = cities()[1];
+        let width = plane.width_of(&city);
+        for (x, y) in [(75.0, 150.0), (75.0, -120.0), (300.0, 240.0)] {
+            let truth = card(x, y, 0.0);
+            // A quad of the wrong size and turn about the card's middle: only its middle
+            // and its way up are kept.
+            let rough = card(x + 6.0, y - 4.0, 0.2);
+            // The card's middle, as the camera sees it.
+            let (mx, my) = resample::apply(&camera(), x + 31.5, y + 44.0);
+            let middle = [mx as f32, my as f32];
+            let laid = plane
+                .card_at(middle, width, &city, &rough, 0.0)
+                .expect("laid");
+            assert!(far(&laid, &truth) < 0.5, "{laid:?} against {truth:?}");
+            // Slid by a tenth of its length: the card a tenth further along.
+            let slid = plane
+                .card_at(middle, width, &city, &rough, 0.1)
+                .expect("laid");
+            let further = card(x, y + 8.8, 0.0);
+            assert!(far(&slid, &further) < 0.5, "{slid:?} against {further:?}");
+            // Upside down, the same card from its other corner.
+            let turned = [rough[2], rough[3], rough[0], rough[1]];
+            let laid = plane
+                .card_at(middle, width, &city, &turned, 0.0)
+                .expect("laid");
+            assert!(far(&laid, &[truth[2], truth[3], truth[0], truth[1]]) < 0.5);
+        }
     }
 
     #[test]
