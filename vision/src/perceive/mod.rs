@@ -258,6 +258,8 @@ impl Analyzer {
         // A faint detection that nothing could name, even by its place, is most likely not
         // a card.
         pieces.retain(|p| p.score >= detect::SURE_SCORE || p.id.is_some());
+        // Nor is one named weakly that lies in no column.
+        sides::drop_strays(&mut pieces);
         let on_cards = Instant::now();
         assemble::read_on_cards(
             catalogue,
