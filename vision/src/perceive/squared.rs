@@ -68,13 +68,17 @@ pub const LAID_FROM: f32 = 0.05;
 /// The plane of the table from the cards named as cities, with the enrolled cards' aspect,
 /// if they give one.
 pub fn table_plane(frame: &RgbImage, pieces: &[Piece], gallery: &Gallery) -> Option<TablePlane> {
-    let cities: Vec<_> = pieces
+    let aspect = gallery.card_aspect.unwrap_or(CARD_ASPECT);
+    TablePlane::of_cities(&city_quads(pieces), frame.width() as f32, aspect)
+}
+
+/// The quads of the cards named as cities, in the order of [`city_frames`].
+fn city_quads(pieces: &[Piece]) -> Vec<Quad> {
+    pieces
         .iter()
         .filter(|p| p.class == PieceClass::Card && p.id.as_deref().is_some_and(is_city))
         .map(|p| p.corners)
-        .collect();
-    let aspect = gallery.card_aspect.unwrap_or(CARD_ASPECT);
-    TablePlane::of_cities(&cities, frame.width() as f32, aspect)
+        .collect()
 }
 
 /// Both squared quads of a card, as detections to crop.
@@ -174,13 +178,9 @@ pub fn true_up(
         return Ok(());
     };
     let columns = city_frames(pieces);
-    let cities: Vec<&Quad> = pieces
-        .iter()
-        .filter(|p| p.class == PieceClass::Card && p.id.as_deref().is_some_and(is_city))
-        .map(|p| &p.corners)
-        .collect();
+    let cities = city_quads(pieces);
     // The named units of the columns, with their city's quad.
-    let units: Vec<(usize, &Quad)> = pieces
+    let units: Vec<(usize, Quad)> = pieces
         .iter()
         .enumerate()
         .filter(|(_, p)| {
@@ -210,10 +210,10 @@ pub fn true_up(
         };
         let width = dist(c[0], c[1]).min(dist(c[1], c[2]));
         // A quad already about the laid one is not worth the laid crops.
-        let laid = plane.card_at(centre(c), unit_width, city, c, 0.0);
+        let laid = plane.card_at(centre(c), unit_width, &city, c, 0.0);
         if laid.is_some_and(|l| farthest(&l, c) >= LAID_FROM * width) {
             for slide in LAID_SLIDES {
-                if let Some(q) = plane.card_at(centre(c), unit_width, city, c, slide) {
+                if let Some(q) = plane.card_at(centre(c), unit_width, &city, c, slide) {
                     tries.push((i, try_at(q), LAID_MARGIN));
                 }
             }
