@@ -25,7 +25,10 @@
 //!   93.1 / 89.4% -> 95.0 / 98.7 / 97.6 / 95.0 / 89.4%, tokens 95.0 / 96.3 / 98.8 / 90.8 /
 //!   94.8% -> 95.0 / 96.9 / 98.8 / 90.8 / 95.3%, layouts exact 161 -> 164. Looking from a
 //!   change of 0.04 of the width gave 160 exact, 0.08 gave 162, 0.1 and 0.12 gave 163, 0.2
-//!   and 0.25 gave 161. The laid quads then took modules to 96.2 / 98.7 / 97.6 / 95.6 /
+//!   and 0.25 gave 161. (These figures and the first item's were measured while the
+//!   plane's fit still let a city's width and length swap; mended, the two together
+//!   read every validation layout the same.) The laid quads then took modules to 96.2 /
+//!   98.7 / 97.6 / 95.6 /
 //!   91.9% and layouts exact to 169; with margins of 0, 0.02, 0.08 and 0.12 they gave 167,
 //!   168, 168 and 165, and slides of 0 only, or of 0 and +-0.05, 166 and 163 (margins 0.05
 //!   and 0).
