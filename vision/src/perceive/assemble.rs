@@ -108,6 +108,13 @@ pub(crate) fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
 
+/// The median of some numbers (the upper one of an even count), if there are any.
+pub(crate) fn median(values: impl Iterator<Item = f32>) -> Option<f32> {
+    let mut v: Vec<f32> = values.collect();
+    v.sort_by(f32::total_cmp);
+    v.get(v.len() / 2).copied()
+}
+
 /// A card named with at least this similarity one way up is not embedded the other way
 /// up: on 150 validation scenes, no card named this surely matched better the other way
 /// (at 0.7, 10 of 1,088 did). A little less than half of all cards are skipped so.

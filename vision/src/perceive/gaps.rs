@@ -43,7 +43,7 @@
 //! 99.3 / 99.4 / 95.6 / 97.8% after, and left 160 layouts of 240 exact instead of 159, with
 //! no more cards named wrong; at a bar of 0.5, one more card was named wrong.
 
-use super::assemble::{centre, dist, half_turn, lerp, look_one_way, Frame, Piece};
+use super::assemble::{centre, dist, half_turn, lerp, look_one_way, median, Frame, Piece};
 use super::detect::{Detection, PieceClass};
 use super::identify::{Embedder, Gallery};
 use super::quad_window::Quad;
@@ -265,13 +265,6 @@ fn beyond(pieces: &[Piece], cities: &[Frame], units: &[InColumn], step: f32) -> 
         }
     }
     out
-}
-
-/// The median of some numbers (the upper one of an even count), if there are any.
-fn median(values: impl Iterator<Item = f32>) -> Option<f32> {
-    let mut v: Vec<f32> = values.collect();
-    v.sort_by(f32::total_cmp);
-    v.get(v.len() / 2).copied()
 }
 
 /// Looks for the cards missing from gaps in the columns (see the module's doc) and adds

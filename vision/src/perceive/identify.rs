@@ -766,17 +766,15 @@ pub fn gallery_of(
 /// The median length over width of the card faces among `faces` (cities, units and
 /// one-shot cards, whichever way up they were pictured), if there are any.
 pub fn card_aspect(catalogue: &Catalogue, faces: &[(String, &RgbImage)]) -> Option<f32> {
-    let mut aspects: Vec<f32> = faces
+    let aspects = faces
         .iter()
         .filter(|(id, _)| class_of(catalogue, id) == PieceClass::Card)
         .filter(|(_, img)| img.width() > 0 && img.height() > 0)
         .map(|(_, img)| {
             let (w, h) = (img.width() as f32, img.height() as f32);
             w.max(h) / w.min(h)
-        })
-        .collect();
-    aspects.sort_by(f32::total_cmp);
-    aspects.get(aspects.len() / 2).copied()
+        });
+    super::assemble::median(aspects)
 }
 
 /// What a gallery keeps of enrolment pictures besides their embeddings ([`extras_of`]).

@@ -54,13 +54,13 @@ pub struct TablePlane {
     aspect: f64,
 }
 
-/// Which short edge of a card's quad is kept: the one through corners 0 and 1, or the one
-/// through corners 2 and 3 (corners 1-2 and 3-0 where those are the short sides).
+/// Which short edge of a card's quad is kept: the printed top edge (corners 0 and 1) or the
+/// printed bottom edge (corners 2 and 3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Anchor {
-    /// The edge the quad starts on.
+    /// The edge through corners 0 and 1.
     Near,
-    /// The opposite edge.
+    /// The edge through corners 2 and 3.
     Far,
 }
 
@@ -249,14 +249,13 @@ impl TablePlane {
             self.onto_table(b),
             self.onto_table(other),
         );
-        let e = (pb.0 - pa.0, pb.1 - pa.1);
+        let e = sub(pb, pa);
         let width = e.0.hypot(e.1);
         if width.is_nan() || width <= 1e-9 {
             return None;
         }
         let mut n = (-e.1 / width, e.0 / width);
-        let mid = ((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0);
-        if (po.0 - mid.0) * n.0 + (po.1 - mid.1) * n.1 < 0.0 {
+        if dot(sub(po, mid(pa, pb)), n) < 0.0 {
             n = (-n.0, -n.1);
         }
         let l = width * self.aspect;
@@ -267,9 +266,7 @@ impl TablePlane {
         };
         m.iter().flatten().all(|x| x.is_finite()).then_some(m)
     }
-}
 
-impl TablePlane {
     /// How wide a card's quad is on the table (its printed top edge), in the plane's units.
     pub fn width_of(&self, quad: &Quad) -> f64 {
         let (a, b) = (self.onto_table(quad[0]), self.onto_table(quad[1]));

@@ -33,14 +33,14 @@
 //!   168, 168 and 165, and slides of 0 only, or of 0 and +-0.05, 166 and 163 (margins 0.05
 //!   and 0).
 
-use super::assemble::{centre, dist, look_one_way, look_other_way, Piece};
+use super::assemble::{centre, dist, look_one_way, look_other_way, median, Frame, Piece};
 use super::detect::{Detection, PieceClass};
 use super::identify::{Embedder, Gallery};
 use super::plane::{Anchor, TablePlane, CARD_ASPECT};
 use super::quad_window::Quad;
 use super::refine::same_card;
 use super::second_look::LEAST_FIRST_SIMILARITY;
-use super::sides::{city_frames, column_of, is_city, is_unit_of};
+use super::sides::{column_of, is_city, is_unit_of};
 use super::VisionError;
 use image::RgbImage;
 use tablelens_engine::{Catalogue, Side};
@@ -71,11 +71,15 @@ pub const LAID_FROM: f32 = 0.05;
 /// The plane of the table from the cards named as cities, with the enrolled cards' aspect,
 /// if they give one.
 pub fn table_plane(frame: &RgbImage, pieces: &[Piece], gallery: &Gallery) -> Option<TablePlane> {
-    let aspect = gallery.card_aspect.unwrap_or(CARD_ASPECT);
-    TablePlane::of_cities(&city_quads(pieces), frame.width() as f32, aspect)
+    plane_of(frame, &city_quads(pieces), gallery)
 }
 
-/// The quads of the cards named as cities, in the order of [`city_frames`].
+fn plane_of(frame: &RgbImage, cities: &[Quad], gallery: &Gallery) -> Option<TablePlane> {
+    let aspect = gallery.card_aspect.unwrap_or(CARD_ASPECT);
+    TablePlane::of_cities(cities, frame.width() as f32, aspect)
+}
+
+/// The quads of the cards named as cities.
 fn city_quads(pieces: &[Piece]) -> Vec<Quad> {
     pieces
         .iter()
@@ -84,17 +88,49 @@ fn city_quads(pieces: &[Piece]) -> Vec<Quad> {
         .collect()
 }
 
+/// What the squared looks know of the table: the cards named as cities, their axes (for
+/// [`column_of`]) and the plane they give.
+struct Table {
+    cities: Vec<Quad>,
+    columns: Vec<Frame>,
+    plane: TablePlane,
+}
+
+impl Table {
+    /// The table as the cards named as cities show it, if they give a plane.
+    fn of(frame: &RgbImage, pieces: &[Piece], gallery: &Gallery) -> Option<Table> {
+        let cities = city_quads(pieces);
+        let plane = plane_of(frame, &cities, gallery)?;
+        let columns = cities.iter().map(Frame::of).collect();
+        Some(Table {
+            cities,
+            columns,
+            plane,
+        })
+    }
+
+    /// The column a card lies in: its city's index and its side.
+    fn column_of(&self, p: &Piece) -> Option<(usize, Side)> {
+        column_of(&self.columns, centre(&p.corners)).map(|(city, side, _)| (city, side))
+    }
+}
+
+/// A card's quad to crop, with the score of the detection it stands for.
+fn card_try(corners: Quad, score: f32) -> Detection {
+    Detection {
+        class: PieceClass::Card,
+        score,
+        corners,
+    }
+}
+
 /// Both squared quads of a card, as detections to crop.
 fn squared_tries(plane: TablePlane, p: &Piece) -> impl Iterator<Item = Detection> {
     let (corners, score) = (p.corners, p.score);
     [Anchor::Near, Anchor::Far]
         .into_iter()
         .filter_map(move |anchor| plane.squared(&corners, anchor))
-        .map(move |corners| Detection {
-            class: PieceClass::Card,
-            score,
-            corners,
-        })
+        .map(move |corners| card_try(corners, score))
 }
 
 /// Looks at each unknown card of a column in its squared quads, and names those whose
@@ -106,20 +142,19 @@ pub fn look(
     embedder: &Embedder,
     gallery: &Gallery,
 ) -> Result<(), VisionError> {
-    let Some(plane) = table_plane(frame, pieces, gallery) else {
+    let Some(table) = Table::of(frame, pieces, gallery) else {
         return Ok(());
     };
-    let columns = city_frames(pieces);
     let mut tries = Vec::new();
     let mut owners: Vec<(usize, Side)> = Vec::new();
     for (i, p) in pieces.iter().enumerate() {
         if p.class != PieceClass::Card || p.id.is_some() || p.similarity < LEAST_FIRST_SIMILARITY {
             continue;
         }
-        let Some((_, side, _)) = column_of(&columns, centre(&p.corners)) else {
+        let Some((_, side)) = table.column_of(p) else {
             continue;
         };
-        for t in squared_tries(plane, p) {
+        for t in squared_tries(table.plane, p) {
             tries.push(t);
             owners.push((i, side));
         }
@@ -177,64 +212,56 @@ pub fn true_up(
     embedder: &Embedder,
     gallery: &Gallery,
 ) -> Result<(), VisionError> {
-    let Some(plane) = table_plane(frame, pieces, gallery) else {
+    let Some(table) = Table::of(frame, pieces, gallery) else {
         return Ok(());
     };
-    let columns = city_frames(pieces);
-    let cities = city_quads(pieces);
     // The named units of the columns, with their city's quad.
-    let units: Vec<(usize, Quad)> = pieces
+    let units: Vec<(usize, &Quad)> = pieces
         .iter()
         .enumerate()
         .filter(|(_, p)| {
             p.class == PieceClass::Card && p.id.as_deref().is_some_and(|id| !is_city(id))
         })
-        .filter_map(|(i, p)| {
-            let (city, _, _) = column_of(&columns, centre(&p.corners))?;
-            Some((i, *cities.get(city)?))
-        })
+        .filter_map(|(i, p)| Some((i, table.cities.get(table.column_of(p)?.0)?)))
         .collect();
-    let Some(unit_width) = median(
-        units
-            .iter()
-            .map(|&(i, _)| plane.width_of(&pieces[i].corners)),
-    ) else {
+    let plane = table.plane;
+    let widths = units
+        .iter()
+        .map(|&(i, _)| plane.width_of(&pieces[i].corners) as f32);
+    let Some(unit_width) = median(widths).map(f64::from) else {
         return Ok(());
     };
-    // Each try: the unit it is for, the quad, and by how much its crop must be more alike.
-    let mut tries: Vec<(usize, Detection, f32)> = Vec::new();
+    let mut detections = Vec::new();
+    // For each try: the unit it is for, and by how much its crop must be more alike.
+    let mut owners: Vec<(usize, f32)> = Vec::new();
     for &(i, city) in &units {
         let p = &pieces[i];
         let c = &p.corners;
-        let try_at = |corners| Detection {
-            class: PieceClass::Card,
-            score: p.score,
-            corners,
-        };
         let width = dist(c[0], c[1]).min(dist(c[1], c[2]));
         // A quad already about the laid one is not worth the laid crops.
-        let laid = plane.card_at(centre(c), unit_width, &city, c, 0.0);
+        let laid = plane.card_at(centre(c), unit_width, city, c, 0.0);
         if laid.is_some_and(|l| farthest(&l, c) >= LAID_FROM * width) {
             for slide in LAID_SLIDES {
-                if let Some(q) = plane.card_at(centre(c), unit_width, &city, c, slide) {
-                    tries.push((i, try_at(q), LAID_MARGIN));
+                if let Some(q) = plane.card_at(centre(c), unit_width, city, c, slide) {
+                    detections.push(card_try(q, p.score));
+                    owners.push((i, LAID_MARGIN));
                 }
             }
         }
         for t in squared_tries(plane, p) {
             if farthest(&t.corners, c) >= LEAST_CHANGE * width {
-                tries.push((i, t, 0.0));
+                detections.push(t);
+                owners.push((i, 0.0));
             }
         }
     }
-    if tries.is_empty() {
+    if detections.is_empty() {
         return Ok(());
     }
     // The corners keep the printed order the card was named in, so one way up is enough.
-    let detections: Vec<Detection> = tries.iter().map(|t| t.1.clone()).collect();
     let (looks, _) = look_one_way(frame, &detections, embedder, gallery)?;
     let mut best: Vec<Option<(f32, Piece)>> = vec![None; pieces.len()];
-    for (look, &(i, _, margin)) in looks.into_iter().zip(&tries) {
+    for (look, &(i, margin)) in looks.into_iter().zip(&owners) {
         let Some(id) = pieces[i].id.as_deref() else {
             continue;
         };
@@ -262,13 +289,6 @@ pub fn true_up(
 /// How far the farthest corner of `a` lies from the same corner of `b`.
 fn farthest(a: &Quad, b: &Quad) -> f32 {
     (0..4).map(|k| dist(a[k], b[k])).fold(0.0, f32::max)
-}
-
-/// The median of some numbers (the upper one of an even count), if there are any.
-fn median(values: impl Iterator<Item = f64>) -> Option<f64> {
-    let mut v: Vec<f64> = values.collect();
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied()
 }
 
 #[cfg(test)]
