@@ -16,7 +16,7 @@ use super::face_match::{name_strip, FaceLooks};
 use super::identify::{crop, quarter_turns, Embedder, Gallery, Identity, Thresholds, DIM};
 use super::look_alike::LookAlikes;
 use super::par;
-use super::print::is_print;
+use super::print::{print_likeness, PRINT_LIKENESS, PRINT_SURE};
 use super::strips::{StripFinder, STRIP_ABSENT, STRIP_PRESENT};
 use super::tokens::TokenFinder;
 use super::VisionError;
@@ -260,7 +260,8 @@ pub struct OnCards<'a> {
 /// a bar of 0.6 found more tokens and more print (exact 41.7 / 33.3 / 43.3 / 28.3 / 35.0%).
 /// A spot where the card's own face has print that looks like a token, and that looks like
 /// that print (`prints`, [`super::print::print_looks`] of the gallery's print), is held to
-/// the same bar ([`super::print::is_print`]).
+/// the same bar ([`super::print::is_print`]); one that looks like the print of a unit it
+/// lies on as clearly as [`PRINT_SURE`] is left out.
 pub fn read_on_cards(
     catalogue: &Catalogue,
     frame: &RgbImage,
@@ -322,9 +323,26 @@ pub fn read_on_cards(
             .is_none();
         // More than eight pieces on one card is noise.
         for spot in spots.into_iter().take(8) {
-            let on_print = card.id.as_deref().is_some_and(|id| {
-                is_print(&gallery.print, prints, frame, id, &card.corners, &spot)
-            });
+            let print_of = |card: &Piece| {
+                let id = card.id.as_deref()?;
+                print_likeness(&gallery.print, prints, frame, id, &card.corners, &spot)
+            };
+            // Print of any unit it lies on, as clear as on the face: that unit's print,
+            // whichever card's crop it was found in. (Not a city's: markers lie on the
+            // city's printed places for them, and may look like what is printed there.)
+            let unit = |card: &Piece| {
+                card.id
+                    .as_deref()
+                    .is_some_and(|id| catalogue.card(id).is_some())
+            };
+            if named
+                .iter()
+                .filter(|other| unit(other))
+                .any(|other| print_of(other).is_some_and(|l| l >= PRINT_SURE))
+            {
+                continue;
+            }
+            let on_print = print_of(card).is_some_and(|l| l >= PRINT_LIKENESS);
             let faint = spot.faint() || on_print;
             extra.push(Beside {
                 class: PieceClass::Small,
