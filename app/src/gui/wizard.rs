@@ -181,15 +181,9 @@ impl Wizard {
         let mut gallery = Gallery::load(&gallery_path)
             .ok()
             .filter(|g| g.model == embedder_fingerprint())
-            .unwrap_or(Gallery {
+            .unwrap_or_else(|| Gallery {
                 model: embedder_fingerprint(),
-                entries: Vec::new(),
-                thresholds: Default::default(),
-                pictures: Vec::new(),
-                print: Vec::new(),
-                faces: Vec::new(),
-                strips: Vec::new(),
-                card_aspect: None,
+                ..Gallery::default()
             });
         if !captured.is_empty() {
             let embedder = Embedder::builtin().map_err(|e| e.to_string())?;

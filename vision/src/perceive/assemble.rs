@@ -17,6 +17,7 @@ use super::identify::{crop, quarter_turns, Embedder, Gallery, Identity, Threshol
 use super::look_alike::LookAlikes;
 use super::par;
 use super::print::{print_likeness, PRINT_LIKENESS, PRINT_SURE};
+use super::sides::is_city;
 use super::strips::{StripFinder, STRIP_ABSENT, STRIP_PRESENT};
 use super::tokens::TokenFinder;
 use super::VisionError;
@@ -261,8 +262,8 @@ pub struct OnCards<'a> {
 /// a bar of 0.6 found more tokens and more print (exact 41.7 / 33.3 / 43.3 / 28.3 / 35.0%).
 /// A spot where the card's own face has print that looks like a token, and that looks like
 /// that print (`prints`, [`super::print::print_looks`] of the gallery's print), is held to
-/// the same bar ([`super::print::is_print`]); one that looks like the print of a unit it
-/// lies on as clearly as [`PRINT_SURE`] is left out.
+/// the same bar ([`super::print::print_likeness`]); one that looks like the print of a
+/// unit it lies on as clearly as [`PRINT_SURE`] is left out.
 pub fn read_on_cards(
     catalogue: &Catalogue,
     frame: &RgbImage,
@@ -328,17 +329,13 @@ pub fn read_on_cards(
                 let id = card.id.as_deref()?;
                 print_likeness(&gallery.print, prints, frame, id, &card.corners, &spot)
             };
-            // Print of any unit it lies on, as clear as on the face: that unit's print,
+            // Print of any card it lies on, as clear as on the face: that card's print,
             // whichever card's crop it was found in. (Not a city's: markers lie on the
             // city's printed places for them, and may look like what is printed there.)
-            let unit = |card: &Piece| {
-                card.id
-                    .as_deref()
-                    .is_some_and(|id| catalogue.card(id).is_some())
-            };
+            let city = |card: &Piece| card.id.as_deref().is_some_and(is_city);
             if named
                 .iter()
-                .filter(|other| unit(other))
+                .filter(|other| !city(other))
                 .any(|other| print_of(other).is_some_and(|l| l >= PRINT_SURE))
             {
                 continue;
@@ -853,16 +850,7 @@ mod tests {
     #[test]
     fn a_strip_too_close_to_call_is_the_module_whose_copies_are_not_all_shown() {
         let cat = Catalogue::bundled();
-        let gallery = Gallery {
-            model: String::new(),
-            entries: Vec::new(),
-            thresholds: Thresholds::default(),
-            pictures: Vec::new(),
-            print: Vec::new(),
-            faces: Vec::new(),
-            strips: Vec::new(),
-            card_aspect: None,
-        };
+        let gallery = Gallery::default();
         let sims = |d: f32, a: f32| {
             vec![
                 ("destruction_module".to_string(), d),

@@ -291,8 +291,9 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-/// The player's pieces, learnt from their pictures by `tablelens enroll`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The player's pieces, learnt from their pictures by `tablelens enroll`. The default is a
+/// gallery of no pieces, made by no embedder.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Gallery {
     /// Fingerprint of the embedder that made the embeddings.
     pub model: String,
@@ -1024,14 +1025,9 @@ mod tests {
     /// A gallery of these entries and thresholds alone.
     fn bare(entries: Vec<GalleryEntry>, thresholds: Thresholds) -> Gallery {
         Gallery {
-            model: String::new(),
             entries,
             thresholds,
-            pictures: Vec::new(),
-            print: Vec::new(),
-            faces: Vec::new(),
-            strips: Vec::new(),
-            card_aspect: None,
+            ..Gallery::default()
         }
     }
 

@@ -143,26 +143,12 @@ pub fn read_print(faces: &[(String, &RgbImage)]) -> Result<Vec<PrintedSpots>, Vi
     Ok(out)
 }
 
-/// Whether `spot`, found on the card `card_id` lying at `card` (corners clockwise from its
-/// printed top-left), is that card's print: it lies within half a spot's side of a spot
-/// where the face has print, and it looks like the print's picture there (a likeness in
-/// `looks`, from [`print_looks`], of [`PRINT_LIKENESS`] or more; a print without a
-/// picture is taken as it lies).
-pub fn is_print(
-    print: &[PrintedSpots],
-    looks: &LookAlikes,
-    frame: &RgbImage,
-    card_id: &str,
-    card: &[[f32; 2]; 4],
-    spot: &Spot,
-) -> bool {
-    print_likeness(print, looks, frame, card_id, card, spot).is_some_and(|l| l >= PRINT_LIKENESS)
-}
-
-/// How much `spot` looks like the print of the card `card_id` lying at `card` where it
-/// lies (the best likeness, in `looks`, to the picture of any print spot within half a
-/// spot's side of it); `None` where the face has no print there. A print without a
-/// picture (an older gallery) counts as just [`PRINT_LIKENESS`].
+/// How much `spot`, found on the card `card_id` lying at `card` (corners clockwise from its
+/// printed top-left), looks like that card's print where it lies: the best likeness, in
+/// `looks` (from [`print_looks`]), to the picture of any spot of print on the face within
+/// half a spot's side of it; `None` where the face has no print there. A print without a
+/// picture (an older gallery) counts as just [`PRINT_LIKENESS`]: the spot is taken for
+/// print as it lies. A spot is the card's print from a likeness of [`PRINT_LIKENESS`].
 pub fn print_likeness(
     print: &[PrintedSpots],
     looks: &LookAlikes,
@@ -210,7 +196,8 @@ mod tests {
         let frame = RgbImage::new(300, 300);
         let looks = LookAlikes::default();
         let is_print = |print: &[PrintedSpots], id: &str, card: &[[f32; 2]; 4], spot: &Spot| {
-            is_print(print, &looks, &frame, id, card, spot)
+            print_likeness(print, &looks, &frame, id, card, spot)
+                .is_some_and(|l| l >= PRINT_LIKENESS)
         };
         // The card lies turned by a quarter: its printed top-left is at the frame's top-right.
         let card = [
@@ -250,11 +237,15 @@ mod tests {
         let looks = print_looks(&print);
         let card = [[0.0, 0.0], [189.0, 0.0], [189.0, 264.0], [0.0, 264.0]];
         let spot = Spot::around([60.0, 90.0], 9.0 * 2.9, 0.5);
+        let is_print = |print: &[PrintedSpots], looks: &LookAlikes, frame: &RgbImage| {
+            print_likeness(print, looks, frame, "ringed", &card, &spot)
+                .is_some_and(|l| l >= PRINT_LIKENESS)
+        };
         // The card at the table, a little darker and blurred: its ring is print.
         let mut seen = image::imageops::blur(&ringed, 1.0);
         seen.pixels_mut()
             .for_each(|p| p.0 = p.0.map(|c| (f32::from(c) * 0.8) as u8));
-        assert!(is_print(&print, &looks, &seen, "ringed", &card, &spot));
+        assert!(is_print(&print, &looks, &seen));
         // A marker lying on the ring: a pale disc with a dark bar, hiding it.
         let mut covered = seen.clone();
         for (x, y, p) in covered.enumerate_pixels_mut() {
@@ -267,7 +258,7 @@ mod tests {
                 };
             }
         }
-        assert!(!is_print(&print, &looks, &covered, "ringed", &card, &spot));
+        assert!(!is_print(&print, &looks, &covered));
         // The ring seen as clearly as that is surely print; the marker hiding it is not,
         // and a spot away from the ring lies on no print at all.
         let likeness = |frame: &RgbImage, spot: &Spot| {
@@ -277,19 +268,12 @@ mod tests {
         assert!(likeness(&covered, &spot).is_some_and(|l| l < PRINT_LIKENESS));
         let away = Spot::around([140.0, 200.0], 9.0 * 2.9, 0.5);
         assert_eq!(likeness(&seen, &away), None);
-        // Without its picture (an older gallery) the print is taken as it lies.
+        // Without its picture (an older gallery) the print is taken as it lies, but never
+        // as surely print, which drops a spot whatever it is named.
         let mut old = print.clone();
         old[0].pictures.clear();
-        assert!(is_print(
-            &old,
-            &print_looks(&old),
-            &covered,
-            "ringed",
-            &card,
-            &spot
-        ));
-        // ... but never as surely print, which drops a spot whatever it is named.
         let old_looks = print_looks(&old);
+        assert!(is_print(&old, &old_looks, &covered));
         assert_eq!(
             print_likeness(&old, &old_looks, &covered, "ringed", &card, &spot),
             Some(PRINT_LIKENESS)

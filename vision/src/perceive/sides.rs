@@ -118,21 +118,11 @@ pub fn drop_strays(pieces: &mut Vec<Piece>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::perceive::identify::Thresholds;
 
     use crate::perceive::assemble::upright_card as card;
 
     fn gallery() -> Gallery {
-        Gallery {
-            model: String::new(),
-            entries: Vec::new(),
-            thresholds: Thresholds::default(),
-            pictures: Vec::new(),
-            print: Vec::new(),
-            faces: Vec::new(),
-            strips: Vec::new(),
-            card_aspect: None,
-        }
+        Gallery::default()
     }
 
     #[test]
