@@ -189,6 +189,7 @@ impl Analyzer {
     /// Brings the corners of every card detection to the card's edges, then keeps one
     /// detection of each card (two peaks on one card end up on the same corners).
     fn refine(&self, frame: &RgbImage, detections: &mut Vec<Detection>) -> Result<(), VisionError> {
+        refine::regrow_collapsed(detections);
         let cards: Vec<[[f32; 2]; 4]> = detections
             .iter()
             .filter(|d| d.class == PieceClass::Card)
