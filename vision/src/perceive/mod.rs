@@ -261,6 +261,8 @@ impl Analyzer {
         pieces.retain(|p| p.score >= detect::SURE_SCORE || p.id.is_some());
         // Nor is one named weakly that lies in no column.
         sides::drop_strays(&mut pieces);
+        // Nor is one a fraction of a step from its neighbour in a column.
+        gaps::drop_crowded(&mut pieces, catalogue);
         let on_cards = Instant::now();
         assemble::read_on_cards(
             catalogue,
