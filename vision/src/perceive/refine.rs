@@ -184,6 +184,15 @@ mod tests {
 
     const CARD: [[f32; 2]; 4] = [[100.0, 50.0], [163.0, 60.0], [150.0, 148.0], [88.0, 138.0]];
 
+    /// A detection of [`CARD`] moved `dx` to the right.
+    fn card_at(dx: f32, score: f32) -> Detection {
+        Detection {
+            class: PieceClass::Card,
+            score,
+            corners: CARD.map(|p| [p[0] + dx, p[1]]),
+        }
+    }
+
     #[test]
     fn exact_corners_have_a_zero_target_and_map_back_to_themselves() {
         let t = WINDOW.target(&CARD, &CARD).expect("target");
@@ -206,21 +215,16 @@ mod tests {
 
     #[test]
     fn a_collapsed_quad_takes_the_shape_of_the_nearest_card() {
-        let card = |dx: f32, score: f32| Detection {
-            class: PieceClass::Card,
-            score,
-            corners: CARD.map(|p| [p[0] + dx, p[1]]),
-        };
-        // The third card's corners collapsed onto its middle (127, 99) + (200, 0).
+        // The third card's corners collapsed onto its middle, (127, 99) moved by (200, 0).
         let collapsed = Detection {
             corners: [[325.0, 97.0], [329.0, 99.0], [327.0, 101.0], [325.0, 100.0]],
-            ..card(200.0, 0.2)
+            ..card_at(200.0, 0.2)
         };
         let mut found = vec![
-            card(0.0, 0.9),
-            card(100.0, 0.8),
-            collapsed,
-            card(300.0, 0.9),
+            card_at(0.0, 0.9),
+            card_at(100.0, 0.8),
+            collapsed.clone(),
+            card_at(300.0, 0.9),
         ];
         regrow_collapsed(&mut found);
         // It takes the quad of a card beside it, about its own middle.
@@ -229,8 +233,7 @@ mod tests {
         assert!((area(&found[2].corners) - area(&CARD)).abs() < 1e-2);
         assert_eq!(found[0].corners, CARD);
         // With too few cards to tell the usual size, nothing changes.
-        let mut two = vec![card(0.0, 0.9), found[2].clone()];
-        two[1].corners = [[325.0, 97.0], [329.0, 99.0], [327.0, 101.0], [325.0, 100.0]];
+        let mut two = vec![card_at(0.0, 0.9), collapsed];
         let before = two.clone();
         regrow_collapsed(&mut two);
         assert_eq!(two, before);
@@ -238,11 +241,7 @@ mod tests {
 
     #[test]
     fn two_detections_of_one_card_become_one_and_neighbours_stay() {
-        let det = |score: f32, dx: f32| Detection {
-            class: PieceClass::Card,
-            score,
-            corners: CARD.map(|p| [p[0] + dx, p[1]]),
-        };
+        let det = |score: f32, dx: f32| card_at(dx, score);
         let kept = one_per_card(vec![det(0.3, 2.0), det(0.8, 0.0), det(0.5, 70.0)]);
         assert_eq!(kept.len(), 2);
         assert_eq!(kept[0].score, 0.8);
