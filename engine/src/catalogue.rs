@@ -513,6 +513,19 @@ pub const MARKER_IDS: [&str; 4] = [
     "marker_extra_district",
 ];
 
+/// How many the game has of each marker of [`MARKER_IDS`], in that order (RULES.md: 4
+/// destroyed-district markers, 1 battle-for-district marker, 1 used-city-feature token, 1
+/// additional-district token): no table shows more.
+pub const MARKER_SUPPLY: [u8; 4] = [4, 1, 1, 1];
+
+/// How many the game has of the marker `id`; `None` for anything else.
+pub fn marker_supply(id: &str) -> Option<u8> {
+    MARKER_IDS
+        .iter()
+        .position(|m| *m == id)
+        .map(|i| MARKER_SUPPLY[i])
+}
+
 fn check_city_values(c: &City) -> Result<(), CatalogueError> {
     if c.moloch_slots.value == 0 || c.moloch_slots.value > 8 {
         return Err(CatalogueError::Invalid(format!(
@@ -610,6 +623,16 @@ mod tests {
         let copies: u32 = c.cards().iter().map(|c| c.count).sum();
         assert_eq!(copies, 70);
         assert_eq!(c.cities().len(), 5);
+    }
+
+    #[test]
+    fn the_game_has_four_destroyed_district_markers_and_one_of_each_other() {
+        assert_eq!(marker_supply("marker_destroyed_district"), Some(4));
+        assert_eq!(marker_supply("marker_battle"), Some(1));
+        assert_eq!(marker_supply("marker_used_feature"), Some(1));
+        assert_eq!(marker_supply("marker_extra_district"), Some(1));
+        assert_eq!(marker_supply("token_plus1"), None);
+        assert_eq!(marker_supply("hornet"), None);
     }
 
     #[test]
