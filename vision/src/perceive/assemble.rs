@@ -22,7 +22,6 @@ use super::strips::{StripFinder, STRIP_ABSENT, STRIP_PRESENT};
 use super::tokens::TokenFinder;
 use super::VisionError;
 use image::RgbImage;
-use std::collections::HashMap;
 use tablelens_engine::layout::{Marker, UnknownPiece};
 use tablelens_engine::Catalogue;
 use tablelens_engine::{CityId, CityLayout, Corners, Kind, Layout, ModuleCard, Side, Token, Unit};
@@ -415,7 +414,7 @@ pub fn read_on_cards(
         .filter(|&i| extra[i].class == PieceClass::Strip && ids[i].score >= extra[i].bar)
         .map(|i| (i, extra[i].bar))
         .collect();
-    name_strips_by_copies(catalogue, gallery, &strips, &mut ids, &sims);
+    super::copies::name_strips(catalogue, gallery, &strips, &mut ids, &sims);
     for ((b, id), sims) in extra.into_iter().zip(ids).zip(sims) {
         let Beside {
             class,
@@ -448,52 +447,6 @@ pub fn read_on_cards(
     }
     drop_repeats(pieces, first_new);
     Ok(())
-}
-
-/// Names a strip kept as too close to call among the modules of which the table does not
-/// already show every copy: where the deck has one Destruction module and another strip
-/// is named it, a strip too close to call between Destruction and Annihilation is the
-/// Annihilation module, if that clears its bar and leads the modules left by the usual
-/// margin. Repeated while that names one more strip. `strips` are the strips kept (by
-/// index in `ids` and `sims`, each with its bar).
-///
-/// On validation scenes (seeds 12 / 11 / 13, rendered decks 1, 2 and 5 to 8) modules
-/// under the right unit rose from 96.2 / 98.7 / 97.6 / 95.6 / 91.9 / 80.6 / 96.9 / 95.0 /
-/// 75.0% to 96.2 / 98.7 / 97.6 / 96.2 / 92.5 / 83.1 / 97.5 / 96.2 / 80.6%, and layouts
-/// exact from 314 to 320 of 480, with no strip more named wrong. Also comparing such a
-/// strip with the pictures of the modules left ([`name_strip`]) named 3 more strips wrong
-/// on deck 8 for 2 more right.
-fn name_strips_by_copies(
-    catalogue: &Catalogue,
-    gallery: &Gallery,
-    strips: &[(usize, f32)],
-    ids: &mut [Identity],
-    sims: &[Vec<(String, f32)>],
-) {
-    loop {
-        let mut shown: HashMap<&str, usize> = HashMap::new();
-        for &(i, _) in strips {
-            if let Some(id) = ids[i].id.as_deref() {
-                *shown.entry(id).or_default() += 1;
-            }
-        }
-        let spent = |m: &str| {
-            catalogue
-                .card(m)
-                .is_some_and(|c| shown.get(m).copied().unwrap_or(0) >= c.count as usize)
-        };
-        let renamed = strips
-            .iter()
-            .filter(|&&(i, _)| ids[i].id.is_none())
-            .find_map(|&(i, bar)| {
-                let id = gallery.name_at(PieceClass::Strip, &sims[i], |m| !spent(m), bar);
-                id.id.is_some().then_some((i, id))
-            });
-        let Some((i, id)) = renamed else {
-            return;
-        };
-        ids[i] = id;
-    }
 }
 
 /// Drops a token or marker found twice: where cards overlap, the crop of each card shows
@@ -846,45 +799,6 @@ pub fn token_of(id: &str) -> Option<Token> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_strip_too_close_to_call_is_the_module_whose_copies_are_not_all_shown() {
-        let cat = Catalogue::bundled();
-        let gallery = Gallery::default();
-        let sims = |d: f32, a: f32| {
-            vec![
-                ("destruction_module".to_string(), d),
-                ("annihilation_module".to_string(), a),
-                ("combat_module".to_string(), 0.3),
-            ]
-        };
-        let named = |id: &str, s: f32| Identity {
-            id: Some(id.into()),
-            score: s,
-            margin: 0.3,
-            best: id.into(),
-        };
-        let too_close = Identity {
-            id: None,
-            score: 0.7,
-            margin: 0.01,
-            best: "destruction_module".into(),
-        };
-        // The deck has one Destruction module, and another strip is named it.
-        let all_sims = vec![sims(0.9, 0.5), sims(0.7, 0.69)];
-        let mut ids = vec![named("destruction_module", 0.9), too_close.clone()];
-        let strips = [(0, 0.4), (1, 0.4)];
-        name_strips_by_copies(&cat, &gallery, &strips, &mut ids, &all_sims);
-        assert_eq!(ids[1].id.as_deref(), Some("annihilation_module"));
-        // Without that strip, it stays too close to call.
-        let mut alone = vec![too_close.clone()];
-        name_strips_by_copies(&cat, &gallery, &[(0, 0.4)], &mut alone, &all_sims[1..]);
-        assert_eq!(alone[0].id, None);
-        // Nor is it named where the module left is under its bar.
-        let mut ids = vec![named("destruction_module", 0.9), too_close];
-        name_strips_by_copies(&cat, &gallery, &[(0, 0.4), (1, 0.75)], &mut ids, &all_sims);
-        assert_eq!(ids[1].id, None);
-    }
 
     #[test]
     fn markers_fit_cities_and_tokens_fit_units() {

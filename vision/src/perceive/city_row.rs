@@ -28,7 +28,8 @@
 //! two scenes of decks 5 and 7 (units placed 94.6 / 96.8% before, 96.1 / 97.3% after;
 //! layouts exact 311 -> 312 of 480), and changed nothing on the other sets.
 
-use super::assemble::{centre, Frame, Piece};
+use super::assemble::{centre, half_turn, Frame, Piece};
+use super::sides::is_city;
 use super::PieceClass;
 use tablelens_engine::CityId;
 
@@ -64,9 +65,7 @@ fn same_way_up(pieces: &mut [Piece]) {
     let cities: Vec<(usize, [f32; 2], f32)> = pieces
         .iter()
         .enumerate()
-        .filter(|(_, p)| {
-            p.class == PieceClass::Card && p.id.as_deref().and_then(CityId::parse_face).is_some()
-        })
+        .filter(|(_, p)| p.class == PieceClass::Card && p.id.as_deref().is_some_and(is_city))
         .map(|(i, p)| (i, Frame::of(&p.corners).down, p.similarity.max(0.0)))
         .collect();
     let turn: Vec<usize> = cities
@@ -87,8 +86,7 @@ fn same_way_up(pieces: &mut [Piece]) {
         .map(|&(i, _, _)| i)
         .collect();
     for i in turn {
-        let c = pieces[i].corners;
-        pieces[i].corners = [c[2], c[3], c[0], c[1]];
+        pieces[i].corners = half_turn(&pieces[i].corners);
     }
 }
 
@@ -285,8 +283,7 @@ mod tests {
 
     /// `piece` turned half round.
     fn turned(mut piece: Piece) -> Piece {
-        let c = piece.corners;
-        piece.corners = [c[2], c[3], c[0], c[1]];
+        piece.corners = half_turn(&piece.corners);
         piece
     }
 
