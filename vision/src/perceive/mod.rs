@@ -33,6 +33,7 @@ pub mod resample;
 pub mod rough_views;
 pub mod second_look;
 pub mod sides;
+pub mod split;
 pub mod squared;
 pub mod strips;
 pub mod tokens;
@@ -240,6 +241,8 @@ impl Analyzer {
         // A card unseen in a column: between two named units about two steps apart, or
         // between a city and a first unit a step too far out.
         gaps::fill(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
+        // Two cards of a column seen as one long card.
+        split::look(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
         // A card of a column still unknown, in quads of its true length on the table
         // (seen from the city cards).
         squared::look(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
