@@ -68,6 +68,16 @@ pub struct Detection {
 }
 
 impl Detection {
+    /// A card at `corners`, as a later stage proposes one to crop (with the detector's
+    /// `score` of the card it stands for, or 0 for a place no peak marked).
+    pub fn card(corners: [[f32; 2]; 4], score: f32) -> Detection {
+        Detection {
+            class: PieceClass::Card,
+            score,
+            corners,
+        }
+    }
+
     /// Centre of the corners.
     pub fn center(&self) -> [f32; 2] {
         let mut c = [0.0; 2];

@@ -333,6 +333,33 @@ fn beyond(pieces: &[Piece], cities: &[Frame], units: &[InColumn], step: f32) -> 
     out
 }
 
+/// Of `looks` at one card, the crop most like a unit face of its column's side (`side_of`
+/// the look; none, no name), named as that face if it reaches `bar` with the usual lead.
+pub(crate) fn best_unit(
+    looks: &[Piece],
+    catalogue: &Catalogue,
+    gallery: &Gallery,
+    bar: f32,
+    side_of: impl Fn(&Piece) -> Option<Side>,
+) -> Option<Piece> {
+    looks
+        .iter()
+        .filter_map(|look| {
+            let side = side_of(look)?;
+            let id = gallery.name_among(PieceClass::Card, &look.similarities, |face| {
+                is_unit_of(catalogue, face, side)
+            });
+            let named = id.id.filter(|_| id.score >= bar)?;
+            Some(Piece {
+                id: Some(named),
+                similarity: id.score,
+                best: id.best,
+                ..look.clone()
+            })
+        })
+        .max_by(|a, b| a.similarity.total_cmp(&b.similarity))
+}
+
 /// Looks for the cards missing from gaps in the columns (see the module's doc) and adds
 /// those it names to `pieces`, or names an unknown card found there.
 pub fn fill(
@@ -352,31 +379,13 @@ pub fn fill(
             let q = &place.quad;
             std::iter::once(*q)
                 .chain(SLIDES.iter().map(|&s| moved(q, s, s)))
-                .map(|corners| Detection {
-                    class: PieceClass::Card,
-                    score: 0.0,
-                    corners,
-                })
+                .map(|corners| Detection::card(corners, 0.0))
         })
         .collect();
     let (looks, _) = look_one_way(frame, &tries, embedder, gallery)?;
     let per_place = 1 + SLIDES.len();
     for (place, looks) in places.iter().zip(looks.chunks(per_place)) {
-        let best = looks
-            .iter()
-            .filter_map(|look| {
-                let id = gallery.name_among(PieceClass::Card, &look.similarities, |face| {
-                    is_unit_of(catalogue, face, place.side)
-                });
-                let named = id.id.filter(|_| id.score >= place.bar)?;
-                Some(Piece {
-                    id: Some(named),
-                    similarity: id.score,
-                    best: id.best,
-                    ..look.clone()
-                })
-            })
-            .max_by(|a, b| a.similarity.total_cmp(&b.similarity));
+        let best = best_unit(looks, catalogue, gallery, place.bar, |_| Some(place.side));
         let Some(found) = best else { continue };
         let there = pieces
             .iter()

@@ -19,12 +19,12 @@
 
 use super::assemble::{centre, dist, half_turn, look_one_way, median, Piece};
 use super::detect::{Detection, PieceClass};
-use super::gaps::FIRST_BAR;
+use super::gaps::{best_unit, FIRST_BAR};
 use super::identify::{Embedder, Gallery};
 use super::quad_window::Quad;
 use super::refine::same_card;
 use super::second_look::moved;
-use super::sides::{city_frames, column_of, is_unit_of};
+use super::sides::{city_frames, column_of};
 use super::VisionError;
 use image::RgbImage;
 use tablelens_engine::Catalogue;
@@ -100,11 +100,7 @@ pub fn look(
             a.into_iter()
                 .chain(b)
                 .flat_map(|q| [q, half_turn(&q)])
-                .map(|corners| Detection {
-                    class: PieceClass::Card,
-                    score: 0.0,
-                    corners,
-                })
+                .map(|corners| Detection::card(corners, 0.0))
         })
         .collect();
     let (looks, _) = look_one_way(frame, &tries, embedder, gallery)?;
@@ -112,24 +108,15 @@ pub fn look(
     let mut gave = Vec::new();
     for (&i, looks) in long.iter().zip(looks.chunks(2 * per_end)) {
         for end in looks.chunks(per_end) {
-            let best = end
-                .iter()
-                .filter_map(|look| {
-                    let (_, side, _) = column_of(&cities, centre(&look.corners))?;
-                    let id = gallery.name_among(PieceClass::Card, &look.similarities, |face| {
-                        is_unit_of(catalogue, face, side)
-                    });
-                    let named = id.id.filter(|_| id.score >= FIRST_BAR)?;
-                    Some(Piece {
-                        id: Some(named),
-                        similarity: id.score,
-                        best: id.best,
-                        score: pieces[i].score,
-                        ..look.clone()
-                    })
-                })
-                .max_by(|a, b| a.similarity.total_cmp(&b.similarity));
-            let Some(card) = best else { continue };
+            let best = best_unit(end, catalogue, gallery, FIRST_BAR, |look| {
+                column_of(&cities, centre(&look.corners)).map(|c| c.1)
+            });
+            let Some(card) = best.map(|b| Piece {
+                score: pieces[i].score,
+                ..b
+            }) else {
+                continue;
+            };
             let seen = pieces.iter().chain(&found).any(|p: &Piece| {
                 p.class == PieceClass::Card
                     && p.id.is_some()

@@ -115,22 +115,13 @@ impl Table {
     }
 }
 
-/// A card's quad to crop, with the score of the detection it stands for.
-fn card_try(corners: Quad, score: f32) -> Detection {
-    Detection {
-        class: PieceClass::Card,
-        score,
-        corners,
-    }
-}
-
 /// Both squared quads of a card, as detections to crop.
 fn squared_tries(plane: TablePlane, p: &Piece) -> impl Iterator<Item = Detection> {
     let (corners, score) = (p.corners, p.score);
     [Anchor::Near, Anchor::Far]
         .into_iter()
         .filter_map(move |anchor| plane.squared(&corners, anchor))
-        .map(move |corners| card_try(corners, score))
+        .map(move |corners| Detection::card(corners, score))
 }
 
 /// Looks at each unknown card of a column in its squared quads, and names those whose
@@ -243,7 +234,7 @@ pub fn true_up(
         if laid.is_some_and(|l| farthest(&l, c) >= LAID_FROM * width) {
             for slide in LAID_SLIDES {
                 if let Some(q) = plane.card_at(centre(c), unit_width, city, c, slide) {
-                    detections.push(card_try(q, p.score));
+                    detections.push(Detection::card(q, p.score));
                     owners.push((i, LAID_MARGIN));
                 }
             }
