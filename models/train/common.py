@@ -89,8 +89,9 @@ def fit(spec, params, loss, images, targets, train_idx, *, steps, batch, seed, p
     return params, clock
 
 
-def corner_net_args(model_file):
-    """The command line of a corner network's training script (refiner, strip finder)."""
+def corner_net_args(model_file, width=False):
+    """The command line of a corner network's training script (refiner, strip finder);
+    with `width`, also `--width`, a factor on every layer's channels."""
     import argparse
 
     ap = argparse.ArgumentParser()
@@ -99,6 +100,8 @@ def corner_net_args(model_file):
     ap.add_argument("--steps", type=int, default=4000)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--seed", type=int, default=0)
+    if width:
+        ap.add_argument("--width", type=float, default=1.0)
     return ap.parse_args()
 
 

@@ -19,14 +19,20 @@ H, W = 64, 48
 INPUT = (3, H, W)
 OUTPUT_SCALE = 4.0
 MARGIN = 0.25
-SPEC = [
-    nets.conv("r1", 3, 12, stride=2),
-    nets.conv("r2", 12, 24, stride=2),
-    nets.conv("r3", 24, 24),
-    nets.conv("r4", 24, 48, stride=2),
-    nets.conv("r5", 48, 48),
-    ("flatten_dense", "head", 48 * (H // 8) * (W // 8), 8),
-]
+
+
+def spec(width=1.0):
+    """The network: five 3x3 convolutions (three of stride 2) and a dense head to the eight
+    corner numbers. `width` scales every layer's channels (1.0: 12-24-24-48-48)."""
+    a, b, c = (max(4, round(n * width)) for n in (12, 24, 48))
+    return [
+        nets.conv("r1", 3, a, stride=2),
+        nets.conv("r2", a, b, stride=2),
+        nets.conv("r3", b, b),
+        nets.conv("r4", b, c, stride=2),
+        nets.conv("r5", c, c),
+        ("flatten_dense", "head", c * (H // 8) * (W // 8), 8),
+    ]
 
 
 def card_side_error(pred, target):
@@ -37,7 +43,8 @@ def card_side_error(pred, target):
 
 
 def main():
-    args = corner_net_args("refiner.onnx")
+    args = corner_net_args("refiner.onnx", width=True)
+    SPEC = spec(args.width)
     params, clock, truth, pred = fit_corner_net(args, SPEC, INPUT, "ref", "refiner")
     n_hold = len(truth)
     before = card_side_error(np.zeros_like(truth), truth)
@@ -46,7 +53,7 @@ def main():
          "heldout_median_error_before": float(np.median(before)),
          "heldout_median_error_after": float(np.median(after)),
          "heldout_p90_error_after": float(np.percentile(after, 90)),
-         "steps": args.steps, "params": nets.param_count(params), "macs": nets.macs(SPEC, INPUT),
+         "steps": args.steps, "batch": args.batch, "width": args.width, "params": nets.param_count(params), "macs": nets.macs(SPEC, INPUT),
          "train_seconds": round(float(str(clock).strip()[:-1]))}
     print(f"held out: corner error (share of the card) median {m['heldout_median_error_before']:.4f} -> "
           f"{m['heldout_median_error_after']:.4f}, p90 {m['heldout_p90_error_after']:.4f}")
