@@ -44,8 +44,8 @@ def card_side_error(pred, target):
 
 def main():
     args = corner_net_args("refiner.onnx", width=True)
-    SPEC = spec(args.width)
-    params, clock, truth, pred = fit_corner_net(args, SPEC, INPUT, "ref", "refiner")
+    layers = spec(args.width)
+    params, clock, truth, pred = fit_corner_net(args, layers, INPUT, "ref", "refiner")
     n_hold = len(truth)
     before = card_side_error(np.zeros_like(truth), truth)
     after = card_side_error(pred, truth)
@@ -53,11 +53,12 @@ def main():
          "heldout_median_error_before": float(np.median(before)),
          "heldout_median_error_after": float(np.median(after)),
          "heldout_p90_error_after": float(np.percentile(after, 90)),
-         "steps": args.steps, "batch": args.batch, "width": args.width, "params": nets.param_count(params), "macs": nets.macs(SPEC, INPUT),
+         "steps": args.steps, "batch": args.batch, "width": args.width,
+         "params": nets.param_count(params), "macs": nets.macs(layers, INPUT),
          "train_seconds": round(float(str(clock).strip()[:-1]))}
     print(f"held out: corner error (share of the card) median {m['heldout_median_error_before']:.4f} -> "
           f"{m['heldout_median_error_after']:.4f}, p90 {m['heldout_p90_error_after']:.4f}")
-    export_with_metrics(SPEC, params, INPUT, args.out,
+    export_with_metrics(layers, params, INPUT, args.out,
                         f"tablelens corner refiner; held-out median error {m['heldout_median_error_after']:.4f}", m)
 
 
