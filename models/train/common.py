@@ -89,9 +89,9 @@ def fit(spec, params, loss, images, targets, train_idx, *, steps, batch, seed, p
     return params, clock
 
 
-def corner_net_args(model_file, width=False):
+def corner_net_args(model_file, width=None):
     """The command line of a corner network's training script (refiner, strip finder);
-    with `width`, also `--width`, a factor on every layer's channels."""
+    with `width`, also `--width`, a factor on every layer's channels, `width` by default."""
     import argparse
 
     ap = argparse.ArgumentParser()
@@ -100,8 +100,8 @@ def corner_net_args(model_file, width=False):
     ap.add_argument("--steps", type=int, default=4000)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--seed", type=int, default=0)
-    if width:
-        ap.add_argument("--width", type=float, default=1.0)
+    if width is not None:
+        ap.add_argument("--width", type=float, default=width)
     return ap.parse_args()
 
 

@@ -43,7 +43,7 @@ def card_side_error(pred, target):
 
 
 def main():
-    args = corner_net_args("refiner.onnx", width=True)
+    args = corner_net_args("refiner.onnx", width=1.5)  # the committed model's width
     layers = spec(args.width)
     params, clock, truth, pred = fit_corner_net(args, layers, INPUT, "ref", "refiner")
     n_hold = len(truth)
