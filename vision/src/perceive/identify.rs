@@ -9,12 +9,13 @@ use super::par;
 use super::print::{read_print, PrintedSpots};
 use super::resample::{area_resize, rectify};
 use super::rough_views::{rough_views, ROUGH_VIEWS};
+use super::token_views::{token_views, TOKEN_VIEWS};
 use super::VisionError;
 use crate::perceive::detect::PieceClass;
 use image::RgbImage;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use tablelens_engine::{Catalogue, Kind};
+use tablelens_engine::{Catalogue, Kind, Token};
 
 /// Crop width fed to the embedder.
 pub const CROP_W: u32 = 40;
@@ -274,12 +275,17 @@ pub struct GalleryEntry {
     /// as a crop at the table shows it, cut a little amiss and lit otherwise.
     #[serde(default, skip_serializing_if = "is_false")]
     pub rough: bool,
+    /// Whether this is one of a unit's token views ([`super::token_views`]): its face
+    /// with tokens lying on it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub tokened: bool,
 }
 
 impl GalleryEntry {
-    /// Whether this is an enrolled picture as it was: not turned, covered or made rough.
+    /// Whether this is an enrolled picture as it was: not turned, covered, made rough or
+    /// given tokens.
     pub fn is_as_enrolled(&self) -> bool {
-        self.turn == 0 && self.covered == 0 && !self.rough
+        self.turn == 0 && self.covered == 0 && !self.rough && !self.tokened
     }
 }
 
@@ -398,6 +404,9 @@ pub struct Thresholds {
     /// What a match to a unit's rough view ([`super::rough_views`]) counts less than the
     /// same match to its whole face. Absent in older files: the default.
     pub rough: f32,
+    /// What a match to a unit's token view ([`super::token_views`]) counts less than the
+    /// same match to its whole face. Absent in older files: the default.
+    pub tokened: f32,
     /// Least likeness (normalised cross-correlation) of a card the embedder left unknown
     /// to the enrolled picture of a face for it to be named by that picture
     /// ([`super::face_match`]); absent in older files: the default.
@@ -442,6 +451,7 @@ impl Default for Thresholds {
             hue_overrule: HUE_OVERRULE,
             covered: COVERED_PENALTY,
             rough: ROUGH_PENALTY,
+            tokened: TOKENED_PENALTY,
             face_match: FACE_MATCH,
             face_match_lead: FACE_MATCH_LEAD,
             face_check_margin: FACE_CHECK_MARGIN,
@@ -567,6 +577,8 @@ impl Gallery {
             let mut s: f32 = g.embedding.iter().zip(e).map(|(a, b)| a * b).sum();
             if g.covered > 0 {
                 s -= self.thresholds.covered;
+            } else if g.tokened {
+                s -= self.thresholds.tokened;
             } else if g.rough {
                 s -= self.thresholds.rough;
             }
@@ -845,11 +857,19 @@ const COVERED_PENALTY: f32 = 0.06;
 /// were exact.
 const ROUGH_PENALTY: f32 = 0.03;
 
+/// The default of [`Thresholds::tokened`], chosen on validation scenes (seeds 12 / 11 / 13,
+/// decks 1, 2 and 5 to 8; four token views of each unit, [`super::token_views`]). Layouts
+/// exact of 480, against 361 without token views: 355 at 0.03 (the rough views' penalty;
+/// cards named wrong 15 -> 23), 360 at 0.06, 365 at 0.1 (15 named wrong), 364 at 0.15,
+/// 361 at 0.2. At 0.1, eight views gave 361 (22 named wrong) and two 361.
+const TOKENED_PENALTY: f32 = 0.1;
+
 /// Gallery entries for enrolment crops `(component id, class, crop)`: one per crop; for a
 /// token or marker, which lies at any angle, seven more, at each eighth of a turn; and for
 /// a unit, one more for each of [`COVERED_VIEWS`], its lower part covered by the top of
-/// another unit's face among the crops (the next one, or itself when it is alone), and
-/// [`ROUGH_VIEWS`] rough views ([`super::rough_views`]).
+/// another unit's face among the crops (the next one, or itself when it is alone),
+/// [`ROUGH_VIEWS`] rough views ([`super::rough_views`]) and, when the crops hold tokens,
+/// [`TOKEN_VIEWS`] token views ([`super::token_views`]).
 pub fn entries_of(
     catalogue: &Catalogue,
     embedder: &Embedder,
@@ -866,6 +886,13 @@ pub fn entries_of(
         .zip(&is_unit)
         .filter(|(_, unit)| **unit)
         .map(|((_, _, crop), _)| crop)
+        .collect();
+    let tokens: Vec<&RgbImage> = crops
+        .iter()
+        .filter(|(id, class, _)| {
+            *class == PieceClass::Small && Token::ALL.iter().any(|t| t.component_id() == id)
+        })
+        .map(|(_, _, crop)| crop)
         .collect();
     let mut images = Vec::new();
     let mut labels = Vec::new();
@@ -888,6 +915,10 @@ pub fn entries_of(
                 images.push(view);
                 labels.push(View::rough(id, *class));
             }
+            for view in token_views(crop, &tokens, TOKEN_VIEWS) {
+                images.push(view);
+                labels.push(View::tokened(id, *class));
+            }
             unit += 1;
         }
         images.push(crop.clone());
@@ -905,6 +936,7 @@ pub fn entries_of(
             turn: v.turn,
             covered: v.covered,
             rough: v.rough,
+            tokened: v.tokened,
         })
         .collect())
 }
@@ -916,6 +948,7 @@ struct View {
     turn: u8,
     covered: u8,
     rough: bool,
+    tokened: bool,
 }
 
 impl View {
@@ -927,6 +960,7 @@ impl View {
             turn,
             covered: 0,
             rough: false,
+            tokened: false,
         }
     }
 
@@ -942,6 +976,14 @@ impl View {
     fn rough(id: &str, class: PieceClass) -> View {
         View {
             rough: true,
+            ..View::turned(id, class, 0)
+        }
+    }
+
+    /// A token view of a face.
+    fn tokened(id: &str, class: PieceClass) -> View {
+        View {
+            tokened: true,
             ..View::turned(id, class, 0)
         }
     }
@@ -1019,6 +1061,7 @@ mod tests {
             turn: 0,
             covered: 0,
             rough: false,
+            tokened: false,
         }
     }
 
@@ -1162,6 +1205,28 @@ mod tests {
         }
     }
 
+    #[test]
+    fn units_get_token_views_when_tokens_are_enrolled() {
+        let cat = Catalogue::bundled();
+        let embedder = Embedder::builtin().unwrap();
+        let token = RgbImage::from_pixel(60, 60, image::Rgb([240, 200, 20]));
+        let faces = vec![
+            ("hornet".to_string(), picture()),
+            ("ziggy_one".to_string(), picture()),
+            ("token_plus1".to_string(), token),
+        ];
+        let g = gallery_of(&cat, &embedder, "m", faces).unwrap();
+        let tokened = |id: &str| g.entries.iter().filter(|e| e.id == id && e.tokened).count();
+        assert_eq!(tokened("hornet"), TOKEN_VIEWS);
+        assert_eq!(tokened("ziggy_one"), 0, "a city holds no tokens");
+        assert_eq!(tokened("token_plus1"), 0);
+        let hornet: Vec<&GalleryEntry> = g.entries.iter().filter(|e| e.id == "hornet").collect();
+        let whole = hornet.iter().find(|e| e.is_as_enrolled()).unwrap();
+        for view in hornet.iter().filter(|e| e.tokened) {
+            assert_ne!(view.embedding, whole.embedding);
+        }
+    }
+
     /// A gallery of hornet's whole face (along axis 0), another view of hornet (axis 1)
     /// that `mark` says what it is, and brute's face (axis 2).
     fn hornet_with_a_view(mark: impl FnOnce(&mut GalleryEntry), thresholds: Thresholds) -> Gallery {
@@ -1202,6 +1267,35 @@ mod tests {
         // The whole face still counts in full.
         e[0] = 0.9;
         assert!((similarity_to(&g, &e, "hornet") - 0.9).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_match_to_a_token_view_counts_less_by_its_own_penalty() {
+        let g = hornet_with_a_view(
+            |v| v.tokened = true,
+            Thresholds {
+                rough: 0.03,
+                tokened: 0.1,
+                ..Thresholds::default()
+            },
+        );
+        let mut e = [0f32; DIM];
+        e[1] = 0.8;
+        e[2] = 0.5;
+        assert!((similarity_to(&g, &e, "hornet") - 0.7).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_gallery_from_before_token_views_still_loads() {
+        let old = r#"{"model":"m","entries":[{"id":"hornet","class":"card","embedding":[1.0],"rough":true}],"thresholds":{"card":0.5,"rough":0.03}}"#;
+        let g: Gallery = serde_json::from_str(old).unwrap();
+        assert!(!g.entries[0].tokened);
+        assert_eq!(g.thresholds.tokened, TOKENED_PENALTY);
+        let mut e = g.entries[0].clone();
+        e.tokened = true;
+        assert!(!e.is_as_enrolled());
+        let text = serde_json::to_string(&e).unwrap();
+        assert!(text.contains(r#""tokened":true"#), "{text}");
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub mod sides;
 pub mod split;
 pub mod squared;
 pub mod strips;
+pub mod token_views;
 pub mod tokens;
 
 use image::RgbImage;

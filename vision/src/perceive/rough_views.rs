@@ -85,7 +85,7 @@ fn relit(crop: &RgbImage, contrast: f32, brightness: f32, gains: [f32; 3]) -> Rg
 }
 
 /// A stable hash of a picture's size and pixels.
-fn picture_hash(p: &RgbImage) -> u64 {
+pub(crate) fn picture_hash(p: &RgbImage) -> u64 {
     let start = splitmix(u64::from(p.width()) << 32 | u64::from(p.height()));
     p.as_raw().chunks(8).fold(start, |h, chunk| {
         let mut word = [0u8; 8];
