@@ -28,6 +28,7 @@ pub mod art;
 pub mod cache;
 pub mod camera;
 mod compose;
+pub mod crowded;
 pub mod distractors;
 pub mod draw;
 pub mod effects;
