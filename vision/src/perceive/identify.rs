@@ -2,6 +2,7 @@
 //! embedder); the nearest face in the player's gallery names it, or nobody does when the
 //! match is weak (an unknown piece is reported as unknown, never as a wrong guess).
 
+use super::assemble::token_of;
 use super::face_match::FacePicture;
 use super::look_alike::SmallPicture;
 use super::nn::{push_chw, ItemNet, LEAST_SHARE};
@@ -15,7 +16,7 @@ use crate::perceive::detect::PieceClass;
 use image::RgbImage;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use tablelens_engine::{Catalogue, Kind, Token};
+use tablelens_engine::{Catalogue, Kind};
 
 /// Crop width fed to the embedder.
 pub const CROP_W: u32 = 40;
@@ -889,9 +890,7 @@ pub fn entries_of(
         .collect();
     let tokens: Vec<&RgbImage> = crops
         .iter()
-        .filter(|(id, class, _)| {
-            *class == PieceClass::Small && Token::ALL.iter().any(|t| t.component_id() == id)
-        })
+        .filter(|(id, class, _)| *class == PieceClass::Small && token_of(id).is_some())
         .map(|(_, _, crop)| crop)
         .collect();
     let mut images = Vec::new();
