@@ -500,6 +500,15 @@ fn enroll_analyze_and_eval_run_the_vision_end_to_end() {
         assert!(r[key].is_number(), "{key}");
     }
     assert!(r["detection"]["card"]["recall"].is_number());
+    // Every scene not read exactly is listed by its picture's name, with a fault or more.
+    let not_exact = r["not_exact"].as_array().expect("not_exact");
+    let exact = r["layout_exact"].as_f64().unwrap();
+    assert_eq!(not_exact.len() as f64, (3.0 * (1.0 - exact)).round());
+    for s in not_exact {
+        let name = s["scene"].as_str().unwrap_or_default();
+        assert!(["0000.png", "0001.png", "0002.png"].contains(&name), "{s}");
+        assert!(!s["faults"].as_array().unwrap().is_empty(), "{s}");
+    }
     let t = &r["median_ms"];
     for key in [
         "detect_ms",

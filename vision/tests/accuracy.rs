@@ -45,7 +45,7 @@ fn the_vision_finds_and_names_cards_on_faces_it_never_trained_on() {
         scores.push(score(&analysis, &scene.truth));
         times.push(analysis.times);
     }
-    let r = report(&scores, &times);
+    let r = report(&scores, &times, &[]);
     let card = &r.detection["card"];
     println!(
         "cards: recall {:.3}, precision {:.3}, top-1 {:.3}, named wrong {:.3}; all pieces top-1 {:.3}; units placed {:.3}; \

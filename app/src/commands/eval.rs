@@ -40,7 +40,14 @@ pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
         scores.push(score(&analysis, &truth));
         times.push(analysis.times);
     }
-    let r = report(&scores, &times);
+    let names: Vec<String> = pngs
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        })
+        .collect();
+    let r = report(&scores, &times, &names);
     if args.json {
         return print_json(&r);
     }
@@ -107,6 +114,17 @@ pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
         println!("\nmost frequent errors (truth -> seen):");
         for (c, n) in &r.confusions {
             println!("  {n:>4}  {c}");
+        }
+    }
+    if !r.not_exact.is_empty() {
+        println!("\nscenes not exactly right:");
+        for s in &r.not_exact {
+            let faults: Vec<&str> = s.faults.iter().map(|f| f.name()).collect();
+            let mut line = format!("  {}: {}", s.scene, faults.join(", "));
+            if !s.confusions.is_empty() {
+                line += &format!(" ({})", s.confusions.join("; "));
+            }
+            println!("{line}");
         }
     }
     Ok(())

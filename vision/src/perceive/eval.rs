@@ -346,6 +346,20 @@ pub struct Report {
     /// For each kind of fault, the scenes it kept from being exact; and, apart, the scenes it
     /// alone kept from being exact.
     pub faults: Vec<FaultCount>,
+    /// Each scene that was not exactly right, in the order scored, with its faults.
+    pub not_exact: Vec<NotExact>,
+}
+
+/// A scene whose layout was not exactly right, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct NotExact {
+    /// The scene's name as given to [`report`] (its picture's file name in `tablelens
+    /// eval`), or its place in the order scored when no names were given.
+    pub scene: String,
+    /// What kept it from being exact.
+    pub faults: Vec<Fault>,
+    /// Its wrong identifications, as `truth -> seen`.
+    pub confusions: Vec<String>,
 }
 
 /// How many scenes one kind of fault spoiled.
@@ -391,7 +405,10 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// Sums scene scores and stage times into a report.
-pub fn report(scores: &[SceneScore], times: &[StageTimes]) -> Report {
+///
+/// `names[i]` names the scene of `scores[i]` in [`Report::not_exact`]; a scene without a
+/// name is named by its place in the order, from 0.
+pub fn report(scores: &[SceneScore], times: &[StageTimes], names: &[String]) -> Report {
     let mut r = Report {
         scenes: scores.len(),
         ..Report::default()
@@ -482,5 +499,59 @@ pub fn report(scores: &[SceneScore], times: &[StageTimes]) -> Report {
         })
         .filter(|f| f.scenes > 0)
         .collect();
+    r.not_exact = scores
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !s.exact)
+        .map(|(i, s)| NotExact {
+            scene: names.get(i).cloned().unwrap_or_else(|| i.to_string()),
+            faults: s.faults.iter().copied().collect(),
+            confusions: s.confusions.clone(),
+        })
+        .collect();
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scene(faults: &[Fault], confusions: &[&str]) -> SceneScore {
+        SceneScore {
+            exact: faults.is_empty(),
+            faults: faults.iter().copied().collect(),
+            confusions: confusions.iter().map(|c| c.to_string()).collect(),
+            ..SceneScore::default()
+        }
+    }
+
+    #[test]
+    fn the_report_names_each_scene_not_exact_with_its_faults() {
+        let scores = [
+            scene(&[], &[]),
+            scene(&[Fault::Tokens, Fault::UnitMissed], &["hornet -> scout"]),
+            scene(&[Fault::Module], &[]),
+        ];
+        let times = vec![StageTimes::default(); 3];
+        let names = ["0000.png", "0001.png", "0002.png"].map(String::from);
+        let r = report(&scores, &times, &names);
+        assert_eq!(r.layout_exact, 1.0 / 3.0);
+        let listed: Vec<(&str, &[Fault])> = r
+            .not_exact
+            .iter()
+            .map(|n| (n.scene.as_str(), n.faults.as_slice()))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("0001.png", &[Fault::UnitMissed, Fault::Tokens][..]),
+                ("0002.png", &[Fault::Module][..]),
+            ]
+        );
+        assert_eq!(r.not_exact[0].confusions, ["hornet -> scout"]);
+        // Without names, a scene is named by its place in the order.
+        let unnamed = report(&scores, &times, &[]);
+        let places: Vec<&str> = unnamed.not_exact.iter().map(|n| n.scene.as_str()).collect();
+        assert_eq!(places, ["1", "2"]);
+    }
 }
