@@ -3,11 +3,12 @@
 //! the tokens and markers lying on it.
 //!
 //! ```sh
-//! cargo run --release -p tablelens-vision --example make_token_dataset -- DIR [SCENES] [TRAIN_STYLES] [JITTER]
+//! cargo run --release -p tablelens-vision --example make_token_dataset -- DIR [SCENES] [TRAIN_STYLES] [JITTER] [STACKED]
 //! ```
 //!
 //! Each card's corners are moved by up to JITTER hundredths of its width (default 4), as a
-//! detector's and refiner's corners err.
+//! detector's and refiner's corners err. STACKED (0 to 1, default 0) is the chance that a
+//! unit's tokens or a city's markers lie partly over one another (`SceneOptions::stacked`).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -31,11 +32,12 @@ fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let out = PathBuf::from(
         args.next()
-            .ok_or("usage: make_token_dataset DIR [SCENES] [TRAIN_STYLES] [JITTER]")?,
+            .ok_or("usage: make_token_dataset DIR [SCENES] [TRAIN_STYLES] [JITTER] [STACKED]")?,
     );
     let scenes: u64 = number(args.next(), 300, "SCENES")?;
     let styles: u64 = number(args.next(), 40, "TRAIN_STYLES")?;
     let jitter = number::<f32>(args.next(), 4.0, "JITTER")? / 100.0;
+    let stacked = number::<f64>(args.next(), 0.0, "STACKED")?;
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let cat = Catalogue::bundled();
     let holdout = (scenes / 10).max(1);
@@ -45,10 +47,13 @@ fn run() -> Result<(), String> {
         let mut crops = Vec::new();
         let mut points = Vec::new();
         for &i in ids {
-            let options = if i >= scenes - holdout {
-                SceneOptions::held_out(8)
-            } else {
-                SceneOptions::training(styles)
+            let options = SceneOptions {
+                stacked,
+                ..if i >= scenes - holdout {
+                    SceneOptions::held_out(8)
+                } else {
+                    SceneOptions::training(styles)
+                }
             };
             let scene = renderer.render(0x70c3, i, &options);
             let mut rng = ChaCha8Rng::seed_from_u64(i);

@@ -454,6 +454,7 @@ fn odd_options_and_seeds_do_not_panic() {
         mixed_styles: f64::NAN,
         effects: true,
         distractors: true,
+        stacked: f64::NAN,
     };
     let s = render_scene(&cat, u64::MAX, u64::MAX, &odd);
     assert!(s.image.width() >= 64 && s.image.height() >= 64);
@@ -490,4 +491,69 @@ fn a_given_layout_is_rendered_with_its_pieces_in_the_truth() {
     assert!(z.battle_marker);
     let again = r.render_layout(&layout, 3, 0, &opts);
     assert_eq!(scene.image.as_raw(), again.image.as_raw());
+}
+
+/// Centres of a square's corners.
+fn middle(c: &tablelens_engine::Corners) -> [f32; 2] {
+    [
+        c.iter().map(|p| p[0]).sum::<f32>() / 4.0,
+        c.iter().map(|p| p[1]).sum::<f32>() / 4.0,
+    ]
+}
+
+/// The least distance between two of the squares' centres, as a share of the first
+/// square's side; `None` for fewer than two.
+fn closest(squares: &[tablelens_engine::Corners]) -> Option<f32> {
+    let side = |c: &tablelens_engine::Corners| {
+        ((c[0][0] - c[1][0]).powi(2) + (c[0][1] - c[1][1]).powi(2)).sqrt()
+    };
+    let mut best: Option<f32> = None;
+    for (i, a) in squares.iter().enumerate() {
+        for b in &squares[i + 1..] {
+            let (p, q) = (middle(a), middle(b));
+            let d = ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)).sqrt() / side(a);
+            best = Some(best.map_or(d, |x: f32| x.min(d)));
+        }
+    }
+    best
+}
+
+#[test]
+fn stacked_tokens_and_markers_lie_partly_over_one_another_and_apart_by_default() {
+    let cat = Catalogue::bundled();
+    let apart = SceneOptions::training(4).sized(480, 270);
+    let stacked = SceneOptions {
+        stacked: 1.0,
+        ..apart.clone()
+    };
+    let (mut over, mut pairs_apart, mut pairs_stacked) = (0, 0, 0);
+    for i in 0..6 {
+        for (options, stacked) in [(&apart, false), (&stacked, true)] {
+            let s = render_scene(&cat, 11, i, options);
+            let mut groups: Vec<Vec<tablelens_engine::Corners>> = Vec::new();
+            for c in &s.truth.cities {
+                groups.push(c.markers.iter().filter_map(|m| m.corners).collect());
+                for u in c.moloch.iter().chain(&c.outpost) {
+                    groups.push(u.token_corners.clone());
+                }
+            }
+            for d in groups.iter().filter_map(|g| closest(g)) {
+                if stacked {
+                    pairs_stacked += 1;
+                    over += usize::from(d < 0.9);
+                } else {
+                    pairs_apart += 1;
+                    assert!(
+                        d >= 0.7,
+                        "scene {i}: two pieces {d} of a side apart by default"
+                    );
+                }
+            }
+        }
+    }
+    assert!(pairs_apart > 0 && pairs_stacked > 0);
+    assert!(
+        over * 2 > pairs_stacked,
+        "{over} of {pairs_stacked} overlapping"
+    );
 }

@@ -29,6 +29,10 @@ fn sane(o: &SceneOptions) -> SceneOptions {
         o.mixed_styles = 0.0;
     }
     o.mixed_styles = o.mixed_styles.clamp(0.0, 1.0);
+    if !o.stacked.is_finite() {
+        o.stacked = 0.0;
+    }
+    o.stacked = o.stacked.clamp(0.0, 1.0);
     o
 }
 
@@ -74,6 +78,7 @@ pub fn outline_points(
         cat,
         state,
         &style_pick(&o, seed, index),
+        o.stacked,
         &mut stream(seed, index, "place"),
     );
     pieces.iter().flat_map(|p| p.outline_corners()).collect()
@@ -93,7 +98,13 @@ pub fn render_state(
 ) -> Scene {
     let o = sane(options);
     let styles = style_pick(&o, seed, index);
-    let pieces = placement::place(cat, state, &styles, &mut stream(seed, index, "place"));
+    let pieces = placement::place(
+        cat,
+        state,
+        &styles,
+        o.stacked,
+        &mut stream(seed, index, "place"),
+    );
     let own: Vec<(f64, f64)> = pieces.iter().flat_map(|p| p.outline_corners()).collect();
     let points: Vec<(f64, f64)> = match frame {
         Some(f) if !f.is_empty() => f.to_vec(),

@@ -73,6 +73,10 @@ pub struct SceneOptions {
     pub effects: bool,
     /// Dice, coins, card backs, decks, a pencil and the edge of a hand.
     pub distractors: bool,
+    /// Chance (0..1) that a unit's tokens, or a city's markers, lie partly over one
+    /// another, as players stack them. 0 (the default) lays them apart and draws nothing
+    /// more, so scenes rendered before the option existed come out the same.
+    pub stacked: f64,
 }
 
 impl Default for SceneOptions {
@@ -85,6 +89,7 @@ impl Default for SceneOptions {
             mixed_styles: 0.0,
             effects: true,
             distractors: true,
+            stacked: 0.0,
         }
     }
 }

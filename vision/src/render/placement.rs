@@ -150,6 +150,8 @@ struct Habits {
     lateral: f64,
     token_d: f64,
     marker_scale: f64,
+    /// Chance that a unit's tokens or a city's markers lie partly over one another.
+    stacked: f64,
 }
 
 /// The sum of three uniforms on [-1, 1]: deviation 1, close enough to normal, and bounded.
@@ -161,11 +163,13 @@ fn jitter_angle(h: &Habits, r: &mut ChaCha8Rng) -> f64 {
     (normal(r) * h.angle_sd).clamp(-6.0, 6.0).to_radians()
 }
 
-/// Lays out every piece of a game state, in drawing order.
+/// Lays out every piece of a game state, in drawing order; `stacked` is the chance that a
+/// unit's tokens or a city's markers lie partly over one another.
 pub fn place(
     cat: &Catalogue,
     state: &GameState,
     styles: &StylePick,
+    stacked: f64,
     r: &mut ChaCha8Rng,
 ) -> Vec<Placed> {
     let h = Habits {
@@ -176,6 +180,7 @@ pub fn place(
         lateral: r.gen_range(0.3..2.0),
         token_d: r.gen_range(16.0..20.0),
         marker_scale: r.gen_range(0.9..1.1),
+        stacked,
     };
     let card_shape = PieceShape {
         w: CARD_W,
@@ -400,6 +405,16 @@ fn city_marker_pieces(
             r,
         );
     }
+    // The last marker laid partly over the one before it.
+    if k >= 2 && h.stacked > 0.0 && r.gen_bool(h.stacked) {
+        let n = out.len();
+        let prev = out[n - 2].pose;
+        let last = &mut out[n - 1];
+        let d = f64::from(last.shape.w) * last.pose.scale * r.gen_range(0.5..0.8);
+        let a = r.gen_range(0.0..std::f64::consts::TAU);
+        last.pose.x = prev.x + d * a.cos();
+        last.pose.y = prev.y + d * a.sin();
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -425,7 +440,25 @@ fn token_pieces(
     let top = rad + 2.0;
     let bottom = (visible - rad - 4.0).max(top);
     let mut spots: Vec<(f64, f64)> = Vec::new();
-    if tokens.len() == 1 {
+    if tokens.len() > 1 && h.stacked > 0.0 && r.gen_bool(h.stacked) {
+        // Each token after the first lies over part of the one before: its centre a half
+        // to four fifths of a token away, in any direction, on the card.
+        let mut at = (
+            r.gen_range(rad + 2.0..cw - rad - 2.0),
+            r.gen_range(top..=bottom),
+        );
+        for _ in 0..tokens.len() {
+            spots.push(at);
+            let (d_next, a) = (
+                d * r.gen_range(0.5..0.8),
+                r.gen_range(0.0..std::f64::consts::TAU),
+            );
+            at = (
+                (at.0 + d_next * a.cos()).clamp(rad + 2.0, cw - rad - 2.0),
+                (at.1 + d_next * a.sin()).clamp(top, bottom),
+            );
+        }
+    } else if tokens.len() == 1 {
         spots.push((
             r.gen_range(rad + 2.0..cw - rad - 2.0),
             r.gen_range(top..=bottom),
@@ -499,7 +532,13 @@ mod tests {
         };
         for i in 0..20 {
             let state = scene::generate(&cat, &mut seeds::stream(3, i, "layout"));
-            let pieces = place(&cat, &state, &styles, &mut seeds::stream(3, i, "place"));
+            let pieces = place(
+                &cat,
+                &state,
+                &styles,
+                0.0,
+                &mut seeds::stream(3, i, "place"),
+            );
             for p in &pieces {
                 match p.slot {
                     Slot::Unit(_, Side::Moloch, _) => assert!(p.pose.y < -88.0),
