@@ -493,26 +493,16 @@ fn a_given_layout_is_rendered_with_its_pieces_in_the_truth() {
     assert_eq!(scene.image.as_raw(), again.image.as_raw());
 }
 
-/// Centres of a square's corners.
-fn middle(c: &tablelens_engine::Corners) -> [f32; 2] {
-    [
-        c.iter().map(|p| p[0]).sum::<f32>() / 4.0,
-        c.iter().map(|p| p[1]).sum::<f32>() / 4.0,
-    ]
-}
-
 /// The least distance between two of the squares' centres, as a share of the first
 /// square's side; `None` for fewer than two.
-fn closest(squares: &[tablelens_engine::Corners]) -> Option<f32> {
-    let side = |c: &tablelens_engine::Corners| {
-        ((c[0][0] - c[1][0]).powi(2) + (c[0][1] - c[1][1]).powi(2)).sqrt()
-    };
-    let mut best: Option<f32> = None;
+fn closest(squares: &[Corners]) -> Option<f64> {
+    let side = |c: &Corners| f64::from((c[0][0] - c[1][0]).hypot(c[0][1] - c[1][1]));
+    let mut best: Option<f64> = None;
     for (i, a) in squares.iter().enumerate() {
         for b in &squares[i + 1..] {
-            let (p, q) = (middle(a), middle(b));
-            let d = ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)).sqrt() / side(a);
-            best = Some(best.map_or(d, |x: f32| x.min(d)));
+            let (p, q) = (quad_point(a, 0.5, 0.5), quad_point(b, 0.5, 0.5));
+            let d = (p.0 - q.0).hypot(p.1 - q.1) / side(a);
+            best = Some(best.map_or(d, |x| x.min(d)));
         }
     }
     best
@@ -530,7 +520,7 @@ fn stacked_tokens_and_markers_lie_partly_over_one_another_and_apart_by_default()
     for i in 0..6 {
         for (options, stacked) in [(&apart, false), (&stacked, true)] {
             let s = render_scene(&cat, 11, i, options);
-            let mut groups: Vec<Vec<tablelens_engine::Corners>> = Vec::new();
+            let mut groups: Vec<Vec<Corners>> = Vec::new();
             for c in &s.truth.cities {
                 groups.push(c.markers.iter().filter_map(|m| m.corners).collect());
                 for u in c.moloch.iter().chain(&c.outpost) {

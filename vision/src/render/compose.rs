@@ -25,15 +25,18 @@ fn sane(o: &SceneOptions) -> SceneOptions {
     if o.style_pool.is_empty() {
         o.style_pool = vec![0];
     }
-    if !o.mixed_styles.is_finite() {
-        o.mixed_styles = 0.0;
-    }
-    o.mixed_styles = o.mixed_styles.clamp(0.0, 1.0);
-    if !o.stacked.is_finite() {
-        o.stacked = 0.0;
-    }
-    o.stacked = o.stacked.clamp(0.0, 1.0);
+    o.mixed_styles = chance(o.mixed_styles);
+    o.stacked = chance(o.stacked);
     o
+}
+
+/// A chance kept within 0..1; one that is not a number is 0.
+fn chance(p: f64) -> f64 {
+    if p.is_finite() {
+        p.clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
 }
 
 /// Renders scene `index` of the series `seed`.
