@@ -1,7 +1,10 @@
 //! No more of a card than the deck has: where more pieces are named one card than the
 //! catalogue's copies of it, the best-matched ones keep the name and the rest become
 //! unknown. A patterned tablecloth or a crowd of faint detections can otherwise be named
-//! the same card over and over.
+//! the same card over and over. The limit runs first right after the cards are named, so
+//! that a card which lost its name to a better match is cropped again by the stages that
+//! look at unknown cards, and a face shown in full ([`spent`]) names no further card when
+//! the enrolled pictures are compared ([`super::face_match::read_columns`]).
 //!
 //! Likewise no more of a marker than the game has (one battle marker, one used-feature
 //! and one extra-district marker, four destroyed-district markers): a second battle
@@ -49,6 +52,33 @@ pub fn limit(catalogue: &Catalogue, pieces: &mut [Piece]) {
             pieces[i].id = None;
         }
     }
+}
+
+/// How many pieces of `class` are named each id.
+pub(crate) fn shown(class: PieceClass, pieces: &[Piece]) -> HashMap<String, usize> {
+    let mut shown = HashMap::new();
+    for p in pieces.iter().filter(|p| p.class == class) {
+        if let Some(id) = &p.id {
+            *shown.entry(id.clone()).or_default() += 1;
+        }
+    }
+    shown
+}
+
+/// Whether the table already shows every copy of card `face` (`shown`, as [`shown`] counts
+/// them) besides a piece now named `own`: naming that piece `face` would be one too many.
+pub(crate) fn spent(
+    catalogue: &Catalogue,
+    shown: &HashMap<String, usize>,
+    face: &str,
+    own: Option<&str>,
+) -> bool {
+    let others = shown
+        .get(face)
+        .copied()
+        .unwrap_or(0)
+        .saturating_sub(usize::from(own == Some(face)));
+    copies_of(catalogue, PieceClass::Card, face).is_some_and(|n| others >= n)
 }
 
 /// Names a strip kept as too close to call among the modules of which the table does not
@@ -100,6 +130,24 @@ pub fn name_strips(
 mod tests {
     use super::*;
     use crate::perceive::assemble::upright_card;
+
+    #[test]
+    fn a_face_is_spent_when_other_cards_show_every_copy() {
+        let cat = Catalogue::bundled();
+        // The deck has one Steelhound and two Commandos.
+        let pieces = vec![
+            upright_card(0.0, 0.0, Some("steelhound"), &[]),
+            upright_card(100.0, 0.0, Some("commando"), &[]),
+            upright_card(200.0, 0.0, None, &[]),
+        ];
+        let shown = shown(PieceClass::Card, &pieces);
+        assert!(spent(&cat, &shown, "steelhound", None));
+        assert!(spent(&cat, &shown, "steelhound", Some("commando")));
+        // The card named it is not counted against itself.
+        assert!(!spent(&cat, &shown, "steelhound", Some("steelhound")));
+        assert!(!spent(&cat, &shown, "commando", None));
+        assert!(!spent(&cat, &shown, "hunter", None));
+    }
 
     #[test]
     fn a_marker_named_more_often_than_the_game_has_it_keeps_only_its_best_match() {

@@ -321,7 +321,9 @@ fn side_margin(catalogue: &Catalogue, similarities: &[(String, f32)], side: Side
 ///   next face of the side is renamed where the picture clearly prefers another face
 ///   (`thresholds.face_overrule`, with a lead of `thresholds.face_overrule_lead`).
 ///
-/// Either way only a face among the embedder's [`SHORTLIST`] nearest may name it. A card
+/// Either way only a face among the embedder's [`SHORTLIST`] nearest may name it, and
+/// never a face of which the table already shows every copy on other cards
+/// ([`super::copies::spent`]): the card is then most often the runner-up. A card
 /// found turned gets its corners turned too. The card's similarity becomes the embedder's
 /// to its new face, so that a card named surely by the embedder keeps its name against it
 /// ([`super::copies`]).
@@ -353,8 +355,12 @@ pub fn read_columns(
             }
         })
         .collect();
+    let shown = super::copies::shown(PieceClass::Card, pieces);
     let found = super::par::map(&to_read, |&(i, side)| {
-        let allowed = |face: &str| is_unit_of(catalogue, face, side);
+        let own = pieces[i].id.as_deref();
+        let allowed = |face: &str| {
+            is_unit_of(catalogue, face, side) && !super::copies::spent(catalogue, &shown, face, own)
+        };
         let clear = |m: &FaceMatch| {
             let lead = m.likeness - m.runner_up;
             match &pieces[i].id {
@@ -538,6 +544,24 @@ mod tests {
         pieces[1].id = Some("hacker".into());
         read_columns(&cat, &frame, &mut pieces, &looks, &timid);
         assert_eq!(pieces[1].id.as_deref(), Some("hacker"));
+    }
+
+    #[test]
+    fn a_face_the_table_already_shows_in_full_names_no_other_card() {
+        let cat = Catalogue::bundled();
+        let looks = looks(&soldiers(&cat));
+        let sims = [("hacker", 0.45), ("commando", 0.42), ("kid", 0.3)];
+        let (frame, mut pieces) = unknown_in_column(&sims);
+        // The deck's two commandos are named elsewhere on the table.
+        for x in [900.0, 1000.0] {
+            pieces.push(card(x, 400.0, Some("commando"), &[("commando", 0.9)]));
+        }
+        read_columns(&cat, &frame, &mut pieces, &looks, &Thresholds::default());
+        assert_ne!(pieces[1].id.as_deref(), Some("commando"));
+        // With one of them named something else, the card is the other commando.
+        pieces[3].id = Some("scout".into());
+        read_columns(&cat, &frame, &mut pieces, &looks, &Thresholds::default());
+        assert_eq!(pieces[1].id.as_deref(), Some("commando"));
     }
 
     #[test]
