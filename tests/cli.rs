@@ -352,9 +352,25 @@ fn render_writes_faces_and_identical_scenes_for_a_seed() {
     let faces = dir.path().join("faces");
     let o = tablelens(&["render", "--faces", faces.to_str().unwrap()], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let n = std::fs::read_dir(&faces).unwrap().count();
-    assert_eq!(n, 76, "one face per component id");
+    let pngs = std::fs::read_dir(&faces)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "png")
+        })
+        .count();
+    assert_eq!(pngs, 76, "one face per component id");
     assert!(faces.join("iron_gate_destroyed.png").is_file());
+    // And the deck's two backs, in a folder of their own.
+    for side in ["moloch", "outpost"] {
+        assert!(faces
+            .join("card_back")
+            .join(format!("{side}.png"))
+            .is_file());
+    }
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     for out in [&a, &b] {
         let o = tablelens(
@@ -438,7 +454,11 @@ fn enroll_analyze_and_eval_run_the_vision_end_to_end() {
         None,
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stderr(&o).contains("enrolled 76 pictures"));
+    assert!(
+        stderr(&o).contains("enrolled 76 pictures of 76 components and 2 card backs"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(
         tablelens(
             &[

@@ -29,7 +29,8 @@ pub enum Command {
     Cards(CardsArgs),
     /// Synthetic table photos with their true layout, or the proxy faces of every piece.
     Render(RenderArgs),
-    /// Learn the physical pieces from pictures `DIR/<component id>.png` or `DIR/<id>/*.png`.
+    /// Learn the physical pieces from pictures `DIR/<component id>.png` or `DIR/<id>/*.png`
+    /// (and the decks' backs, `DIR/card_back.png` or `DIR/card_back/*.png`).
     Enroll(EnrollArgs),
     /// The layout seen in each photo, plus its battle result.
     Analyze(AnalyzeArgs),
@@ -174,7 +175,8 @@ pub struct RenderArgs {
     /// Write scenes `DIR/NNNN.png` with their true layouts `DIR/NNNN.json`.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Write the proxy face of every component as `DIR/<component id>.png`.
+    /// Write the proxy face of every component as `DIR/<component id>.png`, and the deck's
+    /// two card backs as `DIR/card_back/moloch.png` and `outpost.png`.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["count", "seed"])]
     pub faces: Option<PathBuf>,
     /// How many scenes.

@@ -14,3 +14,8 @@ pub mod follow;
 pub mod npy;
 pub mod perceive;
 pub mod render;
+
+/// The name under which a deck's card backs are enrolled (`DIR/card_back.png` or
+/// `DIR/card_back/*.png` beside the faces): a card that shows one is face down, a deck or
+/// a hand, and is no piece of the layout.
+pub const CARD_BACK: &str = "card_back";

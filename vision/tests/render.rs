@@ -5,7 +5,8 @@ use image::RgbImage;
 use std::path::PathBuf;
 use tablelens_engine::{check, Catalogue, Corners, Layout, Side};
 use tablelens_vision::render::{
-    face, render_scene, write_faces, write_scenes_with, RenderError, SceneOptions,
+    deck_style, distractors::deck_backs, face, render_scene, write_faces, write_scenes_with,
+    RenderError, SceneOptions,
 };
 
 fn small() -> SceneOptions {
@@ -425,7 +426,24 @@ fn write_faces_writes_every_component() {
             .to_rgb8();
         assert_eq!(img, face(&cat, &id, 0).expect("face"), "{id}");
     }
+    // And the deck's two card backs, which enrolment reads beside the faces.
+    let backs = deck_backs(0);
+    for (side, back) in ["moloch", "outpost"].iter().zip(&backs) {
+        let path = dir
+            .join(tablelens_vision::CARD_BACK)
+            .join(format!("{side}.png"));
+        let img = image::open(&path).expect("a readable png").to_rgb8();
+        assert_eq!(&img, back, "{side}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn each_deck_has_two_backs_of_its_own() {
+    let [a, b] = deck_backs(deck_style(1));
+    assert_ne!(a, b);
+    assert_eq!(deck_backs(deck_style(1)), [a.clone(), b]);
+    assert_ne!(deck_backs(deck_style(2))[0], a);
 }
 
 #[test]

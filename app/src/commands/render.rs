@@ -11,7 +11,11 @@ pub fn run(catalogue: &Catalogue, args: &RenderArgs) -> Result<(), CliError> {
     if let Some(dir) = &args.faces {
         let n = render::write_faces_in(catalogue, dir, render::deck_style(args.deck))
             .map_err(|e| CliError::Failure(e.to_string()))?;
-        eprintln!("wrote {n} faces to {}", dir.display());
+        eprintln!(
+            "wrote {n} faces and the two card backs ({}/) to {}",
+            tablelens_vision::CARD_BACK,
+            dir.display()
+        );
     } else if let Some(dir) = &args.out {
         let options = render::SceneOptions {
             style_pool: vec![render::deck_style(args.deck)],

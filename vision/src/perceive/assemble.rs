@@ -137,6 +137,18 @@ pub fn identify_cards(
     Ok(pieces)
 }
 
+/// Drops the cards named as a card back ([`crate::CARD_BACK`]) at `bar` or more: a
+/// face-down card, of a deck or a hand, is no piece of the layout, and left in it would be
+/// named by its place. A card named a back less surely is left unknown, for the later
+/// stages to look at as any other.
+pub fn drop_backs(pieces: &mut Vec<Piece>, bar: f32) {
+    let is_back = |p: &Piece| p.id.as_deref() == Some(crate::CARD_BACK);
+    pieces.retain(|p| !(is_back(p) && p.similarity >= bar));
+    for p in pieces.iter_mut().filter(|p| is_back(p)) {
+        p.id = None;
+    }
+}
+
 /// Crops, embeds and names every detection the way up its corners give, and hands back
 /// the crops too (for [`look_other_way`]).
 pub fn look_one_way(
@@ -926,5 +938,23 @@ mod tests {
         let mut twice = vec![card.clone(), card];
         drop_repeats(&mut twice, 1);
         assert_eq!(twice.len(), 2);
+    }
+
+    #[test]
+    fn a_card_named_surely_as_a_card_back_is_left_out_and_one_named_less_surely_is_unknown() {
+        let back = crate::CARD_BACK;
+        let mut sure = upright_card(100.0, 100.0, Some(back), &[(back, 0.9), ("scout", 0.5)]);
+        sure.similarity = 0.9;
+        let mut unsure = upright_card(300.0, 100.0, Some(back), &[(back, 0.62), ("scout", 0.5)]);
+        unsure.similarity = 0.62;
+        let scout = upright_card(500.0, 100.0, Some("scout"), &[("scout", 0.8), (back, 0.3)]);
+        let mut pieces = vec![sure, unsure, scout];
+        drop_backs(&mut pieces, 0.7);
+        let ids: Vec<Option<&str>> = pieces.iter().map(|p| p.id.as_deref()).collect();
+        assert_eq!(ids, [None, Some("scout")]);
+        assert_eq!(
+            pieces[0].corners,
+            upright_card(300.0, 100.0, None, &[]).corners
+        );
     }
 }

@@ -55,6 +55,12 @@ const FACE_OVERRULE_LEAD: f32 = 0.1;
 const STRIP_MATCH: f32 = 0.45;
 /// The default of [`Thresholds::strip_match_lead`].
 const STRIP_MATCH_LEAD: f32 = 0.03;
+/// The default of [`Thresholds::card_back`]. On validation scenes (seeds 12 / 11 / 13,
+/// decks 1, 2 and 5 to 8, each deck's two backs enrolled) a card named as a back at any
+/// similarity the card bar allows took 5 units of deck 1 for backs (similarities 0.57 to
+/// 0.65; the backs found ranged from 0.61 to 0.99); at 0.65 and 0.7 none, with as many
+/// layouts exact (375 of 480, against 369 with no backs enrolled).
+const CARD_BACK_BAR: f32 = 0.7;
 /// Embedding length.
 pub const DIM: usize = 64;
 /// Share of a module card's width that shows beside its robot.
@@ -432,6 +438,10 @@ pub struct Thresholds {
     /// Least lead of that likeness over the best other module's
     /// ([`super::face_match::name_strip`]); absent in older files: the default.
     pub strip_match_lead: f32,
+    /// Least similarity of a card named as an enrolled card back ([`crate::CARD_BACK`])
+    /// for it to be taken for a face-down card and left out ([`super::assemble::drop_backs`]);
+    /// absent in older files: the default.
+    pub card_back: f32,
 }
 
 impl Default for Thresholds {
@@ -460,6 +470,7 @@ impl Default for Thresholds {
             face_overrule_lead: FACE_OVERRULE_LEAD,
             strip_match: STRIP_MATCH,
             strip_match_lead: STRIP_MATCH_LEAD,
+            card_back: CARD_BACK_BAR,
         }
     }
 }
@@ -709,7 +720,7 @@ pub fn enroll(
             continue;
         };
         if path.is_dir() {
-            if !known.contains(&stem) {
+            if !known.contains(&stem) && stem != crate::CARD_BACK {
                 return Err(VisionError::Input(format!(
                     "{}: `{stem}` is not a component id",
                     path.display()
@@ -723,7 +734,7 @@ pub fn enroll(
             inner.sort();
             pictures.extend(inner.into_iter().map(|p| (stem.clone(), p)));
         } else if is_picture(&path) {
-            if !known.contains(&stem) {
+            if !known.contains(&stem) && stem != crate::CARD_BACK {
                 return Err(VisionError::Input(format!(
                     "{}: `{stem}` is not a component id",
                     path.display()
@@ -818,7 +829,10 @@ pub fn extras_of(
     let pictures = of_class(PieceClass::Small)
         .map(|(id, img)| SmallPicture::of(id, img))
         .collect();
-    let cards: Vec<(String, &RgbImage)> = of_class(PieceClass::Card).cloned().collect();
+    let cards: Vec<(String, &RgbImage)> = of_class(PieceClass::Card)
+        .filter(|(id, _)| id != crate::CARD_BACK)
+        .cloned()
+        .collect();
     let units = cards
         .iter()
         .filter(|(id, _)| catalogue.card(id).is_some_and(|c| c.kind.is_unit()))

@@ -228,6 +228,8 @@ impl Analyzer {
         let tr = Instant::now();
         let mut pieces =
             assemble::identify_cards(frame, &detections, &self.embedder, &self.gallery)?;
+        // A face-down card (a deck, a hand) shows a card back the player enrolled.
+        assemble::drop_backs(&mut pieces, self.gallery.thresholds.card_back);
         let first = Instant::now();
         // Naming by place first, so that a card named as a face its place rules out (a
         // one-shot card in a column, a unit of the other side) is looked at again too. On
@@ -243,6 +245,7 @@ impl Analyzer {
         // -> 145 of 210).
         copies::limit(catalogue, &mut pieces);
         second_look::look_again(frame, &mut pieces, &self.embedder, &self.gallery)?;
+        assemble::drop_backs(&mut pieces, self.gallery.thresholds.card_back);
         let second = Instant::now();
         self.name_by_place(catalogue, &mut pieces);
         // A card unseen in a column: between two named units about two steps apart, or

@@ -146,11 +146,13 @@ pub fn render_state(
     let pieces_box = image_box(&cam, &points);
     let play = points_extent(&points);
     let play = Rect::new(play.x - 5.0, play.y - 5.0, play.w + 10.0, play.h + 10.0);
+    let backs = distractors::deck_back_textures(styles.cards);
     let dctx = distractors::Ctx {
         cam: &cam,
         play,
         pieces_box,
         light: &light,
+        backs: &backs,
     };
     if o.distractors {
         for (name, p, f) in distractors::UNDER {

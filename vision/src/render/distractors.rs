@@ -11,7 +11,9 @@ use super::effects::Light;
 use super::faces::{Outline, PieceShape, CARD_H, CARD_RADIUS, CARD_W};
 use super::geom::{Mat3, Rect};
 use super::raster::{draw_fn, draw_piece, draw_shadow, fill_polygon, Canvas, Texture};
+use super::seeds;
 use super::text::Font;
+use image::RgbImage;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -26,6 +28,9 @@ pub struct Ctx<'a> {
     pub pieces_box: (f64, f64, f64, f64),
     /// The light, for shadows.
     pub light: &'a Light,
+    /// The backs of the scene's deck (Moloch, Outpost: [`deck_backs`]), which its face-down
+    /// cards show.
+    pub backs: &'a [Texture; 2],
 }
 
 /// A distractor: draws itself (or nothing) with its own random stream.
@@ -64,6 +69,16 @@ impl Ctx<'_> {
         None
     }
 
+    /// The back of a face-down card: mostly one of the deck's own two backs, sometimes
+    /// that of a deck of some other game.
+    fn back(&self, r: &mut ChaCha8Rng) -> Texture {
+        if r.gen_bool(OTHER_BACKS) {
+            Texture::new(&card_back(r), BACK_DENSITY)
+        } else {
+            self.backs[r.gen_range(0..2)].clone()
+        }
+    }
+
     /// Shadow offset in pixels for an object `height` mm tall at a table point.
     fn shadow_shift(&self, x: f64, y: f64, height: f64) -> Mat3 {
         let k = self.cam.table().local_scale(x, y);
@@ -86,8 +101,32 @@ fn card_shape() -> PieceShape {
     }
 }
 
+/// Chance that a face-down card shows the back of a deck of another game, not one of the
+/// scene's deck's own two backs.
+pub const OTHER_BACKS: f64 = 0.2;
+
+/// Pixels per mm of a card back's picture.
+const BACK_DENSITY: f32 = 3.0;
+
+/// The two card backs (Moloch's deck, Outpost's deck) of the deck drawn in face `style`,
+/// upright: what a player would enrol as `card_back` pictures.
+pub fn deck_backs(style: u64) -> [RgbImage; 2] {
+    [0, 1].map(|side| {
+        card_back(&mut seeds::rng(&[
+            style,
+            seeds::hash_str("card back"),
+            side,
+        ]))
+    })
+}
+
+/// [`deck_backs`] as textures to draw.
+pub fn deck_back_textures(style: u64) -> [Texture; 2] {
+    deck_backs(style).map(|img| Texture::new(&img, BACK_DENSITY))
+}
+
 /// A card back: faction colour, border, a pattern and an emblem.
-fn card_back(r: &mut ChaCha8Rng) -> Texture {
+fn card_back(r: &mut ChaCha8Rng) -> RgbImage {
     let base = match r.gen_range(0..4) {
         0 => hsv(
             r.gen_range(-10.0..12.0),
@@ -106,8 +145,7 @@ fn card_back(r: &mut ChaCha8Rng) -> Texture {
         ),
         _ => hsv(0.0, 0.0, r.gen_range(0.15..0.4)),
     };
-    let scale = 3.0;
-    let mut p = Painter::new(CARD_W, CARD_H, scale, shade(base, 0.6));
+    let mut p = Painter::new(CARD_W, CARD_H, BACK_DENSITY, shade(base, 0.6));
     let inner = Rect::new(3.0, 3.0, CARD_W - 6.0, CARD_H - 6.0);
     p.rect(inner, 2.0, base);
     let light = shade(base, 1.5);
@@ -136,11 +174,11 @@ fn card_back(r: &mut ChaCha8Rng) -> Texture {
         0.0,
         light,
     );
-    Texture::new(&p.to_image(), scale)
+    p.to_image()
 }
 
 fn card_backs(c: &mut Canvas, ctx: &Ctx, r: &mut ChaCha8Rng) {
-    let tex = card_back(r);
+    let tex = ctx.back(r);
     for _ in 0..r.gen_range(1..4) {
         let Some((x, y)) = ctx.free_spot(r, 50.0) else {
             return;
@@ -197,7 +235,7 @@ fn box_sides(cam: &Camera, m: &Mat3, w: f64, d: f64, height: f64) -> Vec<[(f64, 
 }
 
 fn deck(c: &mut Canvas, ctx: &Ctx, r: &mut ChaCha8Rng) {
-    let tex = card_back(r);
+    let tex = ctx.back(r);
     let n = r.gen_range(4..32);
     let height = f64::from(n) * 0.32;
     let Some((x, y)) = ctx.free_spot(r, 55.0) else {
@@ -402,7 +440,7 @@ fn hand(c: &mut Canvas, ctx: &Ctx, r: &mut ChaCha8Rng) {
     if room < w.min(h) * 0.06 {
         return;
     }
-    let tex = card_back(r);
+    let tex = ctx.back(r);
     let k = ctx.cam.table().local_scale(0.0, 0.0) * r.gen_range(1.3..2.2);
     let (cw, ch) = (f64::from(CARD_W) * k, f64::from(CARD_H) * k);
     // Inward normal of the chosen border and a point along it.

@@ -247,18 +247,21 @@ pub fn face(catalogue: &Catalogue, component_id: &str, style: u64) -> Option<Rgb
     Some(faces::paint(&c, &st, faces::CANONICAL_DENSITY))
 }
 
-/// The face of every component in one style, `(component id, picture)`: what a player
-/// would enrol if their deck looked like that style.
+/// The face of every component in one style, `(component id, picture)`, and the deck's two
+/// card backs (as [`crate::CARD_BACK`]): what a player would enrol if their deck looked
+/// like that style.
 pub fn all_faces(catalogue: &Catalogue, style: u64) -> Vec<(String, RgbImage)> {
     catalogue
         .component_ids()
         .into_iter()
         .filter_map(|id| face(catalogue, &id, style).map(|f| (id, f)))
+        .chain(distractors::deck_backs(style).map(|img| (crate::CARD_BACK.to_string(), img)))
         .collect()
 }
 
-/// Writes the canonical face of every component as `DIR/<component id>.png` (the layout
-/// `enroll --faces` reads); returns how many.
+/// Writes the canonical face of every component as `DIR/<component id>.png`, and the
+/// deck's two card backs as `DIR/card_back/moloch.png` and `outpost.png` (the layout
+/// `enroll --faces` reads); returns how many faces.
 pub fn write_faces(catalogue: &Catalogue, dir: &Path) -> Result<usize, RenderError> {
     write_faces_in(catalogue, dir, 0)
 }
@@ -271,6 +274,14 @@ pub fn write_faces_in(catalogue: &Catalogue, dir: &Path, style: u64) -> Result<u
         let img = face(catalogue, id, style)
             .ok_or_else(|| RenderError::UnknownComponent { id: id.clone() })?;
         output::write_png(&dir.join(format!("{id}.png")), &img)?;
+    }
+    let backs = dir.join(crate::CARD_BACK);
+    output::create_dir(&backs)?;
+    for (side, img) in ["moloch", "outpost"]
+        .iter()
+        .zip(distractors::deck_backs(style))
+    {
+        output::write_png(&backs.join(format!("{side}.png")), &img)?;
     }
     Ok(ids.len())
 }
