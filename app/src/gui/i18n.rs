@@ -134,6 +134,7 @@ const TABLE: &[(&str, &str, &str, &str)] = &[
     ("start", "Start", "Zacznij", "Kezdés"),
     ("capture", "Capture from camera", "Zrób zdjęcie kamerą", "Rögzítés kamerával"),
     ("load_picture", "Load picture", "Wczytaj zdjęcie", "Kép betöltése"),
+    ("card_back", "Back of a deck's cards", "Rewers kart talii", "A pakli lapjainak hátoldala"),
     ("use_proxy", "Use the printed proxy face", "Użyj drukowanej zastępczej karty", "A nyomtatott helyettesítő lap használata"),
     ("skip", "Skip", "Pomiń", "Kihagyás"),
     ("back", "Back", "Wstecz", "Vissza"),
@@ -217,6 +218,9 @@ pub fn component_name(cat: &Catalogue, lang: Lang, id: &str) -> String {
             return format!("{} ({})", city_name(cat, lang, city), tr(lang, "destroyed"))
         }
         None => {}
+    }
+    if id == tablelens_vision::CARD_BACK {
+        return tr(lang, "card_back").to_string();
     }
     if let Some(t) = id.strip_prefix("token_") {
         let shown = match t {

@@ -2,7 +2,7 @@
 
 use super::app::TableLensApp;
 use super::follow::{GameFollow, Moment};
-use super::i18n::Lang;
+use super::i18n::{component_name, Lang};
 use super::report::{verdict, verdict_of};
 use super::settings::Settings;
 use super::sources::{demo, Frame};
@@ -284,6 +284,31 @@ fn the_wizard_walks_through_pieces_and_cities_and_saves() {
     let mut check = Catalogue::bundled();
     check.apply_overrides(&toml).unwrap();
     assert!(check.cities().iter().all(|c| c.moloch_slots.confirmed));
+}
+
+#[test]
+fn the_wizard_ends_with_the_two_decks_backs() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = Catalogue::bundled();
+    let mut wizard = Wizard::new(&cat, dir.path().to_path_buf());
+    let n = wizard.items.len();
+    let back = tablelens_vision::CARD_BACK;
+    assert!(wizard.items[n - 2..].iter().all(|i| i.expected == back));
+    assert_eq!(
+        component_name(&cat, Lang::En, back),
+        "Back of a deck's cards"
+    );
+    for k in [n - 2, n - 1] {
+        wizard.use_proxy(&cat, k);
+        wizard.items[k].confirmed = true;
+    }
+    // The proxy deck's two backs, one each.
+    assert_ne!(wizard.items[n - 2].crop, wizard.items[n - 1].crop);
+    wizard.save(&cat).unwrap();
+    let gallery =
+        tablelens_vision::perceive::Gallery::load(&dir.path().join("gallery.json")).unwrap();
+    let ids: Vec<&str> = gallery.entries.iter().map(|e| e.id.as_str()).collect();
+    assert_eq!(ids, [back, back]);
 }
 
 /// The layout the vision "saw" in a frame of [`seen`].

@@ -13,7 +13,9 @@ use tablelens_engine::catalogue::{CityOverride, Overrides};
 use tablelens_engine::{Catalogue, CityId, Kind};
 use tablelens_vision::perceive::identify::{class_of, crop, entries_of, extras_of, face_crop};
 use tablelens_vision::perceive::{embedder_fingerprint, Analysis, Embedder, Gallery};
+use tablelens_vision::render::distractors::deck_backs;
 use tablelens_vision::render::face;
+use tablelens_vision::CARD_BACK;
 
 /// One piece to enrol.
 #[derive(Debug, Clone)]
@@ -104,6 +106,14 @@ impl Wizard {
                     confirmed: false,
                 }
             })
+            // Last, the backs of the two decks, so that face-down cards are known too.
+            .chain([0, 1].map(|_| Item {
+                expected: CARD_BACK.to_string(),
+                id: CARD_BACK.to_string(),
+                crop: None,
+                strength: None,
+                confirmed: false,
+            }))
             .collect();
         let cities = cat
             .cities()
@@ -159,10 +169,21 @@ impl Wizard {
         }
     }
 
-    /// Takes the piece from its printed proxy face.
+    /// Takes the piece from its printed proxy face (for a card back, the proxy deck's
+    /// backs, Moloch's then Outpost's).
     pub fn use_proxy(&mut self, cat: &Catalogue, n: usize) {
         let id = self.items[n].expected.clone();
-        if let Some(img) = face(cat, &id, 0) {
+        let proxy = if id == CARD_BACK {
+            let earlier = self.items[..n]
+                .iter()
+                .filter(|i| i.expected == CARD_BACK)
+                .count();
+            let [moloch, outpost] = deck_backs(0);
+            Some(if earlier == 0 { moloch } else { outpost })
+        } else {
+            face(cat, &id, 0)
+        };
+        if let Some(img) = proxy {
             self.items[n].crop = Some(face_crop(&img, class_of(cat, &id)));
         }
     }
