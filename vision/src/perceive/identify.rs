@@ -709,6 +709,8 @@ pub fn enroll(
     let mut pictures: Vec<(String, std::path::PathBuf)> = Vec::new();
     let entries = std::fs::read_dir(dir)
         .map_err(|e| VisionError::Input(format!("cannot read {}: {e}", dir.display())))?;
+    // A component of the catalogue, or the decks' backs.
+    let enrollable = |stem: &String| known.contains(stem) || stem == crate::CARD_BACK;
     let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
     for path in paths {
@@ -720,7 +722,7 @@ pub fn enroll(
             continue;
         };
         if path.is_dir() {
-            if !known.contains(&stem) && stem != crate::CARD_BACK {
+            if !enrollable(&stem) {
                 return Err(VisionError::Input(format!(
                     "{}: `{stem}` is not a component id",
                     path.display()
@@ -734,7 +736,7 @@ pub fn enroll(
             inner.sort();
             pictures.extend(inner.into_iter().map(|p| (stem.clone(), p)));
         } else if is_picture(&path) {
-            if !known.contains(&stem) && stem != crate::CARD_BACK {
+            if !enrollable(&stem) {
                 return Err(VisionError::Input(format!(
                     "{}: `{stem}` is not a component id",
                     path.display()

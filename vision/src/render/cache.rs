@@ -1,7 +1,8 @@
-//! Face textures rendered once and reused: within one scene, and across the scenes of one
+//! Face textures (and the decks' card backs) rendered once and reused: within one scene, and across the scenes of one
 //! [`super::Renderer`]. The cache only saves time; faces are deterministic, so what it
 //! holds never changes the output.
 
+use super::distractors::deck_back_textures;
 use super::faces::{self, component};
 use super::raster::Texture;
 use super::style::FaceStyle;
@@ -22,11 +23,13 @@ pub fn density_for(px_per_mm: f64) -> usize {
         .unwrap_or(DENSITIES.len() - 1)
 }
 
-/// Textures by (component id, style, density index), and styles by number.
+/// Textures by (component id, style, density index), styles by number, and each style's
+/// two card backs.
 #[derive(Debug, Default)]
 pub struct FaceCache {
     faces: BTreeMap<(String, u64, usize), Texture>,
     styles: BTreeMap<u64, FaceStyle>,
+    backs: BTreeMap<u64, [Texture; 2]>,
     bytes: usize,
 }
 
@@ -55,11 +58,7 @@ impl FaceCache {
         let key = (id.to_string(), style, density.min(DENSITIES.len() - 1));
         if !self.faces.contains_key(&key) {
             let c = component(cat, id)?;
-            if self.bytes >= MAX_BYTES {
-                self.faces.clear();
-                self.styles.clear();
-                self.bytes = 0;
-            }
+            self.make_room();
             let d = DENSITIES[key.2];
             let st = self.style(style).clone();
             let tex = Texture::new(&faces::paint(&c, &st, d), d);
@@ -67,6 +66,28 @@ impl FaceCache {
             self.faces.insert(key.clone(), tex);
         }
         self.faces.get(&key)
+    }
+
+    /// The two card backs of the deck drawn in `style` ([`deck_back_textures`]), painted on
+    /// first use.
+    pub fn backs(&mut self, style: u64) -> &[Texture; 2] {
+        if !self.backs.contains_key(&style) {
+            self.make_room();
+            let backs = deck_back_textures(style);
+            self.bytes += backs.iter().map(Texture::bytes).sum::<usize>();
+            self.backs.insert(style, backs);
+        }
+        &self.backs[&style]
+    }
+
+    /// Empties the cache once it holds [`MAX_BYTES`] or more.
+    fn make_room(&mut self) {
+        if self.bytes >= MAX_BYTES {
+            self.faces.clear();
+            self.styles.clear();
+            self.backs.clear();
+            self.bytes = 0;
+        }
     }
 
     /// How many faces it holds.
@@ -99,5 +120,14 @@ mod tests {
         assert!(c.face(&cat, "hornet", 0, 0).is_some());
         assert!(c.face(&cat, "nonsense", 0, 0).is_none());
         assert_eq!(c.len(), 1);
+    }
+
+    #[test]
+    fn a_decks_backs_are_painted_once() {
+        let mut c = FaceCache::new();
+        let first: *const [Texture; 2] = c.backs(7);
+        let again: *const [Texture; 2] = c.backs(7);
+        assert_eq!(first, again);
+        assert!(c.backs(7)[0].bytes() > 0);
     }
 }

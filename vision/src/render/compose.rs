@@ -146,7 +146,8 @@ pub fn render_state(
     let pieces_box = image_box(&cam, &points);
     let play = points_extent(&points);
     let play = Rect::new(play.x - 5.0, play.y - 5.0, play.w + 10.0, play.h + 10.0);
-    let backs = distractors::deck_back_textures(styles.cards);
+    // A copy, as the cache is lent again for the pieces drawn between the distractors.
+    let backs = cache.backs(styles.cards).clone();
     let dctx = distractors::Ctx {
         cam: &cam,
         play,
