@@ -24,7 +24,7 @@ import numpy as np
 import optax
 
 import nets
-from common import Clock, jitter, load_json, load_npy, recolour, to_input
+from common import Clock, load_json, load_npy, recolour, to_input
 
 H, W, STRIDE = 288, 512, 4
 GH, GW = H // STRIDE, W // STRIDE
@@ -96,17 +96,29 @@ def targets(pieces):
 
 
 def flip(x, heat, off, alt, mask, horizontal):
-    """Mirrors a batch and its targets. Offsets are relative to their cell, so mirroring
-    negates one coordinate; the corners, still clockwise from a top-left, change places."""
+    """Mirrors a batch and its targets (jnp arrays, x in NCHW). Offsets are relative to
+    their cell, so mirroring negates one coordinate; the corners, still clockwise from a
+    top-left, change places."""
     axis, coord, order = (3, 0, [1, 0, 3, 2]) if horizontal else (2, 1, [3, 2, 1, 0])
 
     def corners(o):
-        o = np.flip(o, axis=axis).reshape(o.shape[0], 4, 2, GH, GW).copy()
-        o[:, :, coord] *= -1
-        return o[:, order].reshape(o.shape[0], 8, GH, GW)
+        o = jnp.flip(o, axis=axis).reshape(o.shape[0], 4, 2, GH, GW)
+        o = o.at[:, :, coord].multiply(-1)
+        return o[:, jnp.array(order)].reshape(o.shape[0], 8, GH, GW)
 
-    return (np.flip(x, axis=axis), np.flip(heat, axis=axis), corners(off), corners(alt),
-            np.flip(mask, axis=axis - 1))
+    return (jnp.flip(x, axis=axis), jnp.flip(heat, axis=axis), corners(off), corners(alt),
+            jnp.flip(mask, axis=axis - 1))
+
+
+def augment(x_u8, heat, off, alt, mask, gain, bias, flip_h, flip_v):
+    """The photometric jitter of `common.jitter` (a gain per channel, one brightness shift
+    per image, rounded down to whole levels as uint8 would be) and the random mirrorings,
+    done inside the compiled step so that a fast device is not kept waiting by the host.
+    uint8 NHWC in; the network's float NCHW input and the mirrored targets out."""
+    x = jnp.floor(jnp.clip(x_u8.astype(jnp.float32) * gain + bias, 0, 255)) / 255.0
+    batch = (jnp.transpose(x, (0, 3, 1, 2)), heat, off, alt, mask)
+    batch = jax.lax.cond(flip_h, lambda b: flip(*b, horizontal=True), lambda b: b, batch)
+    return jax.lax.cond(flip_v, lambda b: flip(*b, horizontal=False), lambda b: b, batch)
 
 
 def focal(pred_logits, gt):
@@ -213,21 +225,23 @@ def main():
         return lh + 2.0 * lo, (lh, lo)
 
     @jax.jit
-    def step(p, s, x, h, o, a, m):
-        (loss, parts), grads = jax.value_and_grad(loss_fn, has_aux=True)(p, x, h, o, a, m)
+    def step(p, s, x_u8, h, o, a, m, gain, bias, flip_h, flip_v):
+        batch = augment(x_u8, h, o, a, m, gain, bias, flip_h, flip_v)
+        (loss, parts), grads = jax.value_and_grad(loss_fn, has_aux=True)(p, *batch)
         updates, s = opt.update(grads, s, p)
         return optax.apply_updates(p, updates), s, loss, parts
 
     rng = np.random.default_rng(args.seed)
+    n_b = args.batch
     for it in range(args.steps):
-        b = rng.choice(train_idx, args.batch, replace=False)
-        x = to_input(jitter(rng, recolour(rng, images[b], args.recolour), 0.2, 15))
-        batch = (x, heat[b], off[b], alt[b], mask[b])
-        if rng.random() < 0.5:
-            batch = flip(*batch, horizontal=True)
-        if rng.random() < 0.5:
-            batch = flip(*batch, horizontal=False)
-        params, state, loss, (lh, lo) = step(params, state, *[np.ascontiguousarray(a) for a in batch])
+        b = rng.choice(train_idx, n_b, replace=False)
+        x = recolour(rng, images[b], args.recolour)
+        # Drawn in the order `common.jitter` and the mirrorings drew them before.
+        gain = rng.uniform(1 - 0.2, 1 + 0.2, (n_b, 1, 1, 3)).astype(np.float32)
+        bias = rng.uniform(-15, 15, (n_b, 1, 1, 1)).astype(np.float32)
+        flip_h, flip_v = rng.random() < 0.5, rng.random() < 0.5
+        params, state, loss, (lh, lo) = step(params, state, x, heat[b], off[b], alt[b], mask[b],
+                                             gain, bias, flip_h, flip_v)
         if it % 100 == 0 or it == args.steps - 1:
             print(f"{clock} step {it:5d} loss {float(loss):.3f} heat {float(lh):.3f} corners {float(lo):.3f}", flush=True)
         if args.checkpoint_every and it and it % args.checkpoint_every == 0:
