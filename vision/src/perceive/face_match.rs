@@ -25,7 +25,8 @@
 //! close to call between modules (their strips differ in a few marks, and unlike decks
 //! blur them) is compared with the enrolled pictures of the strips of its
 //! [`STRIP_SHORTLIST`] nearest modules, whole and one way up (the strip finder places it),
-//! and named by the clearly best (`thresholds.strip_match`, `thresholds.strip_match_lead`).
+//! and named by the best where it is alike enough (`thresholds.strip_match`; a lead over the
+//! runner-up, `thresholds.strip_match_lead`, is asked for no more since session 33).
 //! On validation scenes this raised modules under the right unit from 92.5 / 98.7 / 96.3 /
 //! 91.9 / 85.0% to 93.1 / 98.7 / 96.3 / 93.1 / 89.4% and layouts exact from 150 to 155
 //! of 240, with no more strips named wrong (`models/strips.md`).
@@ -395,8 +396,8 @@ pub fn read_columns(
 
 /// The module whose strip the strip at `corners` (as the strip finder placed it beside
 /// its robot) looks like, among the [`STRIP_SHORTLIST`] modules the embedder found it most
-/// similar to (`similarities`), where that is clear (`thresholds.strip_match`, with a lead
-/// of `thresholds.strip_match_lead`); `None` otherwise. For a strip the embedder kept as
+/// similar to (`similarities`), where it is alike enough (`thresholds.strip_match`, with a
+/// lead of `thresholds.strip_match_lead`, none by default); `None` otherwise. For a strip the embedder kept as
 /// too close to call: most often two modules whose strips differ in a few marks.
 pub fn name_strip(
     looks: &FaceLooks,
