@@ -66,6 +66,8 @@ def main():
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--init", help="start from the weights of this ONNX file (same width)")
+    ap.add_argument("--peak-lr", type=float, default=3e-3)
     args = ap.parse_args()
     SPEC = spec(args.width)
     # The last tenth of each folder's cards (its held-out scenes) is scored, never trained on.
@@ -84,9 +86,12 @@ def main():
     print(f"{n} cards, {sum(len(p) for p in points)} pieces on them; {n_hold} held out")
     params = nets.init_params(SPEC, jax.random.PRNGKey(args.seed))
     params["head.b"] = params["head.b"].at[:].set(-2.2)
+    if args.init:
+        params = nets.load_onnx_params(args.init, params)
+        print(f"started from {args.init}")
     print(f"token finder: {nets.param_count(params)} parameters, {nets.macs(SPEC, INPUT) / 1e6:.1f} M MACs per card")
     params, clock = fit(SPEC, params, focal, images, heat, train_idx, steps=args.steps,
-                        batch=args.batch, seed=args.seed, peak_lr=3e-3, warmup=100, end_lr=3e-5,
+                        batch=args.batch, seed=args.seed, peak_lr=args.peak_lr, warmup=100, end_lr=3e-5,
                         gain=0.2, bias=15)
 
     fwd = jax.jit(lambda p, x: jax.nn.sigmoid(nets.forward(SPEC, p, x)))

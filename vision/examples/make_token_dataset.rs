@@ -3,12 +3,13 @@
 //! the tokens and markers lying on it.
 //!
 //! ```sh
-//! cargo run --release -p tablelens-vision --example make_token_dataset -- DIR [SCENES] [TRAIN_STYLES] [JITTER] [STACKED]
+//! cargo run --release -p tablelens-vision --example make_token_dataset -- DIR [SCENES] [TRAIN_STYLES] [JITTER] [STACKED] [FIRST_SCENE]
 //! ```
 //!
 //! Each card's corners are moved by up to JITTER hundredths of its width (default 4), as a
 //! detector's and refiner's corners err. STACKED (0 to 1, default 0) is the chance that a
 //! unit's tokens or a city's markers lie partly over one another (`SceneOptions::stacked`).
+//! FIRST_SCENE (default 0) starts the scenes further on, for a set unlike those already made.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -30,14 +31,14 @@ fn main() {
 
 fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
-    let out = PathBuf::from(
-        args.next()
-            .ok_or("usage: make_token_dataset DIR [SCENES] [TRAIN_STYLES] [JITTER] [STACKED]")?,
-    );
+    let out = PathBuf::from(args.next().ok_or(
+        "usage: make_token_dataset DIR [SCENES] [TRAIN_STYLES] [JITTER] [STACKED] [FIRST_SCENE]",
+    )?);
     let scenes: u64 = number(args.next(), 300, "SCENES")?;
     let styles: u64 = number(args.next(), 40, "TRAIN_STYLES")?;
     let jitter = number::<f32>(args.next(), 4.0, "JITTER")? / 100.0;
     let stacked = number::<f64>(args.next(), 0.0, "STACKED")?;
+    let first: u64 = number(args.next(), 0, "FIRST_SCENE")?;
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let cat = Catalogue::bundled();
     let holdout = (scenes / 10).max(1);
@@ -55,8 +56,8 @@ fn run() -> Result<(), String> {
                     SceneOptions::training(styles)
                 }
             };
-            let scene = renderer.render(0x70c3, i, &options);
-            let mut rng = ChaCha8Rng::seed_from_u64(i);
+            let scene = renderer.render(0x70c3, first + i, &options);
+            let mut rng = ChaCha8Rng::seed_from_u64(first + i);
             for c in &scene.truth.cities {
                 let smalls: Vec<Corners> = c.markers.iter().filter_map(|m| m.corners).collect();
                 if let Some(k) = c.corners {
