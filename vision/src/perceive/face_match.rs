@@ -397,8 +397,9 @@ pub fn read_columns(
 /// The module whose strip the strip at `corners` (as the strip finder placed it beside
 /// its robot) looks like, among the [`STRIP_SHORTLIST`] modules the embedder found it most
 /// similar to (`similarities`), where it is alike enough (`thresholds.strip_match`, with a
-/// lead of `thresholds.strip_match_lead`, none by default); `None` otherwise. For a strip the embedder kept as
-/// too close to call: most often two modules whose strips differ in a few marks.
+/// lead of `thresholds.strip_match_lead`, none by default); `None` otherwise. For a strip
+/// the embedder kept as too close to call: most often two modules whose strips differ in a
+/// few marks.
 pub fn name_strip(
     looks: &FaceLooks,
     frame: &RgbImage,

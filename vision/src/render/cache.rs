@@ -1,5 +1,5 @@
-//! Face textures (and the decks' card backs) rendered once and reused: within one scene, and across the scenes of one
-//! [`super::Renderer`]. The cache only saves time; faces are deterministic, so what it
+//! Face textures (and the decks' card backs) rendered once and reused: within one scene,
+//! and across the scenes of one [`super::Renderer`]. The cache only saves time; faces are deterministic, so what it
 //! holds never changes the output.
 
 use super::distractors::deck_back_textures;
