@@ -17,7 +17,7 @@ use tablelens_vision::render::crowded::{cards_in_view, crowded_table, narrowest_
 type Stage = fn(&StageTimes) -> f64;
 
 /// The stages printed, with their names.
-const STAGES: [(&str, Stage); 9] = [
+const STAGES: [(&str, Stage); 10] = [
     ("whole analysis", StageTimes::total_ms),
     ("detect", |t| t.detect_ms),
     ("refine", |t| t.refine_ms),
@@ -29,6 +29,7 @@ const STAGES: [(&str, Stage); 9] = [
         t.identify_ms - t.first_look_ms - t.second_look_ms - t.on_cards_ms
     }),
     ("assemble", |t| t.assemble_ms),
+    ("first pass of a frame analysed again", |t| t.first_pass_ms),
 ];
 
 fn median(mut v: Vec<f64>) -> f64 {

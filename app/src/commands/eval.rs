@@ -104,6 +104,12 @@ pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
         "  of identify: first look {:.1} ms, second look {:.1} ms, strips and tokens on the cards {:.1} ms",
         r.median_ms.first_look_ms, r.median_ms.second_look_ms, r.median_ms.on_cards_ms
     );
+    if r.relit > 0 {
+        println!(
+            "  {} of {} scenes lit too far from white were analysed again with the colour taken out",
+            r.relit, r.scenes
+        );
+    }
     if !r.faults.is_empty() {
         println!("\nwhat kept layouts from being exact (scenes with it / with it alone):");
         for f in &r.faults {

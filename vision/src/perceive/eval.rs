@@ -341,6 +341,9 @@ pub struct Report {
     pub median_ms: StageTimes,
     /// Median milliseconds for the whole analysis.
     pub median_total_ms: f64,
+    /// Scenes lit too far from white that were analysed again with the light's colour
+    /// taken out ([`super::RELIGHT_SPREAD`]).
+    pub relit: usize,
     /// The most frequent confusions.
     pub confusions: Vec<(String, usize)>,
     /// For each kind of fault, the scenes it kept from being exact; and, apart, the scenes it
@@ -481,7 +484,9 @@ pub fn report(scores: &[SceneScore], times: &[StageTimes], names: &[String]) -> 
         second_look_ms: median(times.iter().map(|t| t.second_look_ms).collect()),
         on_cards_ms: median(times.iter().map(|t| t.on_cards_ms).collect()),
         assemble_ms: median(times.iter().map(|t| t.assemble_ms).collect()),
+        first_pass_ms: median(times.iter().map(|t| t.first_pass_ms).collect()),
     };
+    r.relit = times.iter().filter(|t| t.first_pass_ms > 0.0).count();
     r.median_total_ms = median(times.iter().map(|t| t.total_ms()).collect());
     let mut c: Vec<(String, usize)> = confusions.into_iter().collect();
     c.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));

@@ -10,8 +10,9 @@
 //! no more of a card named than the deck has; [`tokens`] and
 //! [`assemble`] read the tokens, markers and module strips on and beside each named card,
 //! and [`assemble`] rebuilds the layout of CONTRACT.md from where the named pieces lie.
-//! [`Analyzer`] runs them in that order; [`eval`] scores it against rendered scenes whose
-//! truth is known.
+//! [`Analyzer`] runs them in that order, and once more on a frame whose light, read from
+//! the cards it named ([`light`]), is too far from white, with the light's colour taken
+//! out; [`eval`] scores it against rendered scenes whose truth is known.
 
 pub mod assemble;
 pub mod city_row;
@@ -21,6 +22,7 @@ pub mod eval;
 pub mod face_match;
 pub mod gaps;
 pub mod identify;
+pub mod light;
 pub mod look_alike;
 pub mod nn;
 pub mod par;
@@ -46,6 +48,7 @@ use tablelens_engine::{Catalogue, Layout};
 
 pub use detect::{Detection, Detector, DetectorRun, PieceClass};
 pub use identify::{Embedder, Gallery};
+pub use light::RELIGHT_SPREAD;
 pub use refine::Refiner;
 pub use strips::StripFinder;
 pub use tokens::TokenFinder;
@@ -117,12 +120,16 @@ pub struct StageTimes {
     pub on_cards_ms: f64,
     /// Building the layout.
     pub assemble_ms: f64,
+    /// The first analysis of a frame lit too far from white, which was then analysed
+    /// again with the light's colour taken out (the stages above are the second's); 0
+    /// for a frame analysed once ([`RELIGHT_SPREAD`]).
+    pub first_pass_ms: f64,
 }
 
 impl StageTimes {
     /// The whole analysis.
     pub fn total_ms(&self) -> f64 {
-        self.detect_ms + self.refine_ms + self.identify_ms + self.assemble_ms
+        self.detect_ms + self.refine_ms + self.identify_ms + self.assemble_ms + self.first_pass_ms
     }
 }
 
@@ -151,6 +158,8 @@ pub struct Analyzer {
     look_alikes: look_alike::LookAlikes,
     prints: look_alike::LookAlikes,
     faces: face_match::FaceLooks,
+    /// The mean colour of each enrolled unit face, by which a frame's light is read.
+    face_colours: light::FaceColours,
     strip_looks: face_match::FaceLooks,
 }
 
@@ -173,6 +182,7 @@ impl Analyzer {
             look_alikes: look_alike::LookAlikes::new(&gallery.pictures),
             prints: print::print_looks(&gallery.print),
             faces: face_match::FaceLooks::new(&gallery.faces),
+            face_colours: light::FaceColours::new(&gallery.faces),
             strip_looks: face_match::FaceLooks::strips(&gallery.strips),
             gallery,
         })
@@ -215,8 +225,28 @@ impl Analyzer {
         sides::read(catalogue, &self.gallery, pieces);
     }
 
-    /// Analyses one frame.
+    /// Analyses one frame. A frame whose light, read from the cards it names
+    /// ([`light`]), is coloured [`RELIGHT_SPREAD`] or more is analysed again with the
+    /// light's colour taken out, and that second analysis is the frame's.
     pub fn analyze(
+        &self,
+        catalogue: &Catalogue,
+        frame: &RgbImage,
+    ) -> Result<Analysis, VisionError> {
+        let start = Instant::now();
+        let first = self.analyze_once(catalogue, frame)?;
+        let light = self.face_colours.light_of(frame, &first.pieces);
+        if light.spread() < RELIGHT_SPREAD {
+            return Ok(first);
+        }
+        let first_ms = start.elapsed().as_secs_f64() * 1000.0;
+        let mut again = self.analyze_once(catalogue, &light.whitened(frame))?;
+        again.times.first_pass_ms = first_ms;
+        Ok(again)
+    }
+
+    /// Analyses one frame as it is.
+    fn analyze_once(
         &self,
         catalogue: &Catalogue,
         frame: &RgbImage,
@@ -296,10 +326,12 @@ impl Analyzer {
                 strip_looks: &self.strip_looks,
             },
         )?;
+        let light = self.face_colours.light_of(frame, &pieces);
         look_alike::settle(
             frame,
             &mut pieces,
             &self.look_alikes,
+            &light,
             &self.gallery.thresholds,
         );
         let on_cards_end = Instant::now();
@@ -320,6 +352,7 @@ impl Analyzer {
                 second_look_ms: ms(first, second),
                 on_cards_ms: ms(on_cards, on_cards_end),
                 assemble_ms: ms(t2, t3),
+                first_pass_ms: 0.0,
             },
         })
     }
