@@ -93,7 +93,7 @@ fn lit(image: &image::RgbImage, gains: [f32; 3]) -> image::RgbImage {
 }
 
 #[test]
-fn a_frame_under_a_coloured_light_is_whitened_and_read_as_well_as_under_a_white_one() {
+fn a_frame_under_a_coloured_or_dim_light_is_relit_and_read_as_well_as_under_a_white_one() {
     let cat = Catalogue::bundled();
     let embedder = Embedder::builtin().expect("embedder");
     let faces = all_faces(&cat, 0);
@@ -101,54 +101,62 @@ fn a_frame_under_a_coloured_light_is_whitened_and_read_as_well_as_under_a_white_
     let analyzer = Analyzer::new(gallery).expect("analyzer");
     let mut renderer = Renderer::new(&cat);
     // A green light (a fluorescent tube seen by a camera set for daylight), far greener
-    // than the renderer's own white balance.
-    let gains = [0.7, 1.2, 1.1];
-    let (mut white, mut green) = (Vec::new(), Vec::new());
+    // than the renderer's own white balance; and a dim room, a third as bright as the
+    // renderer's frames.
+    let lights = [("green", [0.7, 1.2, 1.1]), ("dim", [0.35; 3])];
+    let mut white = Vec::new();
+    let mut under: Vec<Vec<_>> = vec![Vec::new(); lights.len()];
     let mut times = Vec::new();
     for i in 0..6 {
         let scene = renderer.render(2024, i, &SceneOptions::default());
         let analysis = analyzer.analyze(&cat, &scene.image).expect("analyze");
         white.push(score(&analysis, &scene.truth));
-        let analysis = analyzer
-            .analyze(&cat, &lit(&scene.image, gains))
-            .expect("analyze");
-        assert!(
-            analysis.times.first_pass_ms > 0.0,
-            "scene {i}: the green frame was not analysed again whitened"
-        );
-        green.push(score(&analysis, &scene.truth));
+        for ((name, gains), scores) in lights.iter().zip(&mut under) {
+            let analysis = analyzer
+                .analyze(&cat, &lit(&scene.image, *gains))
+                .expect("analyze");
+            assert!(
+                analysis.times.first_pass_ms > 0.0,
+                "scene {i}: the {name} frame was not analysed again relit"
+            );
+            scores.push(score(&analysis, &scene.truth));
+        }
         times.push(analysis.times);
     }
-    let (white, green) = (report(&white, &times, &[]), report(&green, &times, &[]));
-    println!(
-        "white / green light: all pieces top-1 {:.3} / {:.3}; tokens {:.3} / {:.3}; layouts exact {:.3} / {:.3}",
-        white.identity_top1,
-        green.identity_top1,
-        white.token_accuracy,
-        green.token_accuracy,
-        white.layout_exact,
-        green.layout_exact
-    );
-    assert_eq!(green.relit, 6);
-    for (name, white, green) in [
-        (
-            "pieces named right",
+    let white = report(&white, &times, &[]);
+    for ((name, _), scores) in lights.iter().zip(&under) {
+        let seen = report(scores, &times, &[]);
+        println!(
+            "white / {name} light: all pieces top-1 {:.3} / {:.3}; tokens {:.3} / {:.3}; layouts exact {:.3} / {:.3}",
             white.identity_top1,
-            green.identity_top1,
-        ),
-        ("tokens right", white.token_accuracy, green.token_accuracy),
-        ("layouts exact", white.layout_exact, green.layout_exact),
-    ] {
-        assert!(
-            green >= white - LIGHT_LOSS,
-            "{name}: {green:.3} under the green light, {white:.3} under a white one"
+            seen.identity_top1,
+            white.token_accuracy,
+            seen.token_accuracy,
+            white.layout_exact,
+            seen.layout_exact
         );
+        for (what, white, seen) in [
+            (
+                "pieces named right",
+                white.identity_top1,
+                seen.identity_top1,
+            ),
+            ("tokens right", white.token_accuracy, seen.token_accuracy),
+            ("layouts exact", white.layout_exact, seen.layout_exact),
+        ] {
+            assert!(
+                seen >= white - LIGHT_LOSS,
+                "{what}: {seen:.3} under the {name} light, {white:.3} under a white one"
+            );
+        }
     }
 }
 
-/// How much lower a share may be under the green light than under a white one. Measured
-/// when set: pieces named right and tokens right 1.000 under either, layouts exact 1.000
-/// under either (0.833 under the green light analysed once, without whitening).
+/// How much lower a share may be under the green or dim light than under a white one.
+/// Measured when set: pieces named right, tokens right and layouts exact 1.000 under
+/// each; analysed once, without relighting, layouts exact 0.833 under the green light and
+/// 1.000 under the dim one (these six scenes are easy: the dim light is checked here for
+/// being relit, and for no loss).
 const LIGHT_LOSS: f64 = 0.03;
 
 /// Floors, a margin under the committed models' figures on these 12 scenes.

@@ -106,7 +106,7 @@ pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
     );
     if r.relit > 0 {
         println!(
-            "  {} of {} scenes lit too far from white were analysed again with the colour taken out",
+            "  {} of {} scenes lit too far from the enrolled light (colour or brightness) were analysed again with the light taken out",
             r.relit, r.scenes
         );
     }

@@ -341,8 +341,8 @@ pub struct Report {
     pub median_ms: StageTimes,
     /// Median milliseconds for the whole analysis.
     pub median_total_ms: f64,
-    /// Scenes lit too far from white that were analysed again with the light's colour
-    /// taken out ([`super::RELIGHT_SPREAD`]).
+    /// Scenes lit too far from the enrolled pictures' light (in colour or brightness)
+    /// that were analysed again with the light taken out ([`super::light::Light::relit`]).
     pub relit: usize,
     /// The most frequent confusions.
     pub confusions: Vec<(String, usize)>,

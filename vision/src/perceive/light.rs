@@ -7,7 +7,9 @@
 //! every unit face, so each named card at the table shows what the light did: its crop's
 //! mean colour against its enrolled picture's, channel by channel. Summed over the frame's
 //! named units, that gives the light's gain per channel ([`Light`]), by which a spot's
-//! colour is divided before its hue is read.
+//! colour is divided before its hue is read; and a frame lit much further from the
+//! enrolled pictures' light than the training frames were is analysed again with the light
+//! taken out ([`Light::relit`]).
 //!
 //! A throwaway diagnostic on the validation scenes (seeds 12 / 11 / 13, decks 1, 2 and 5
 //! to 8; 829 spots of +1 and +2 on decks whose two are coloured apart) measured the lead in
@@ -33,6 +35,21 @@ use image::RgbImage;
 /// **1.35 385 / 361**, 1.5 382 / 358. At 1.35, 36 of the 480 validation scenes are
 /// analysed twice, and 3 in 4 of those recast.
 pub const RELIGHT_SPREAD: f32 = 1.35;
+
+/// How many times brighter or dimmer than the enrolled pictures' (the mean of its gains,
+/// [`Light::brightness`]) a frame's light may be before the frame is analysed again with
+/// the light taken out, brightness and all ([`Light::relit`]). The models trained on
+/// frames exposed from 0.75 to 1.25 times.
+///
+/// Chosen on validation seed 12 and deck 2 made 0.45 times as bright (by a throwaway
+/// script; `recast SRC DST 7 0 0 45` does the same up to rounding): layouts exact 47 / 40
+/// of 60 analysed once (51 / 47 as rendered), 51 / 46 with a bar of 1.5, 51 / 45 at 1.75,
+/// **52 / 44 at 2**; on the 480 validation scenes as rendered, 384, 385 and 385 (at 1.5,
+/// 29 more of them were analysed twice; at 2, none). Made 1.5 times as bright, where the
+/// light clips, seed 12 and deck 2 gave 40 / 34 either way: what the light washed out
+/// cannot be brought back. With `recast` itself: dimmed, 49 / 42 before this stage (main
+/// 0c4aac2) and 52 / 45 with it; brightened, 34 / 34 and 39 / 33.
+pub const RELIGHT_BRIGHTNESS: f32 = 2.0;
 
 /// The fewest named units the light is read from; with fewer the frame is taken as lit
 /// like the enrolled pictures.
@@ -73,18 +90,43 @@ impl Light {
         most / least
     }
 
+    /// How much brighter the light is than the enrolled pictures': the mean of its gains.
+    pub fn brightness(&self) -> f32 {
+        self.gains.iter().sum::<f32>() / 3.0
+    }
+
     /// `frame` with the light's colour taken out (its brightness is left as it is): each
     /// channel divided by its share of [`Light::cast`].
     pub fn whitened(&self, frame: &RgbImage) -> RgbImage {
-        let cast = self.cast();
-        let mut out = frame.clone();
-        for p in out.pixels_mut() {
-            for (v, share) in p.0.iter_mut().zip(cast) {
-                *v = (f32::from(*v) / share).round().clamp(0.0, 255.0) as u8;
-            }
-        }
-        out
+        divided(frame, self.cast())
     }
+
+    /// `frame` as it would look under the enrolled pictures' light, if this light is
+    /// far enough from it that the frame should be analysed again: every channel divided
+    /// by its gain where the light is [`RELIGHT_BRIGHTNESS`] times brighter or dimmer,
+    /// else [`Light::whitened`] where its colour's [`Light::spread`] is [`RELIGHT_SPREAD`]
+    /// or more; `None` for a light near enough.
+    pub fn relit(&self, frame: &RgbImage) -> Option<RgbImage> {
+        let brightness = self.brightness();
+        if brightness >= RELIGHT_BRIGHTNESS || brightness * RELIGHT_BRIGHTNESS <= 1.0 {
+            Some(divided(frame, self.gains))
+        } else if self.spread() >= RELIGHT_SPREAD {
+            Some(self.whitened(frame))
+        } else {
+            None
+        }
+    }
+}
+
+/// `frame` with each channel divided by its entry of `by`.
+fn divided(frame: &RgbImage, by: [f32; 3]) -> RgbImage {
+    let mut out = frame.clone();
+    for p in out.pixels_mut() {
+        for (v, d) in p.0.iter_mut().zip(by) {
+            *v = (f32::from(*v) / d).round().clamp(0.0, 255.0) as u8;
+        }
+    }
+    out
 }
 
 /// The mean colour of every enrolled unit face.
@@ -243,6 +285,30 @@ mod tests {
         let p = white.get_pixel(2, 1).0;
         assert!(p.iter().all(|&v| v.abs_diff(90) <= 1), "{p:?}");
         assert_eq!(white.dimensions(), frame.dimensions());
+    }
+
+    #[test]
+    fn only_a_light_far_from_the_enrolled_one_relights_the_frame() {
+        let frame = RgbImage::from_pixel(4, 3, Rgb([60, 45, 30]));
+        let near = Light {
+            gains: [1.1, 1.0, 0.9],
+        };
+        assert!(near.relit(&frame).is_none());
+        assert!(Light::NEUTRAL.relit(&frame).is_none());
+        // A dim light: brightness and colour are both taken out.
+        let dim = Light {
+            gains: [0.4, 0.3, 0.2],
+        };
+        assert!((dim.brightness() - 0.3).abs() < 1e-6);
+        let p = dim.relit(&frame).unwrap().get_pixel(0, 0).0;
+        assert_eq!(p, [150, 150, 150]);
+        // A coloured light of ordinary brightness: only the colour.
+        let green = Light {
+            gains: [0.7, 1.2, 1.1],
+        };
+        let p = green.relit(&frame).unwrap().get_pixel(0, 0).0;
+        assert_eq!(p, green.whitened(&frame).get_pixel(0, 0).0);
+        assert!(p[0] > 60 && p[1] < 45, "{p:?}");
     }
 
     #[test]

@@ -48,7 +48,7 @@ use tablelens_engine::{Catalogue, Layout};
 
 pub use detect::{Detection, Detector, DetectorRun, PieceClass};
 pub use identify::{Embedder, Gallery};
-pub use light::RELIGHT_SPREAD;
+pub use light::{RELIGHT_BRIGHTNESS, RELIGHT_SPREAD};
 pub use refine::Refiner;
 pub use strips::StripFinder;
 pub use tokens::TokenFinder;
@@ -120,9 +120,9 @@ pub struct StageTimes {
     pub on_cards_ms: f64,
     /// Building the layout.
     pub assemble_ms: f64,
-    /// The first analysis of a frame lit too far from white, which was then analysed
-    /// again with the light's colour taken out (the stages above are the second's); 0
-    /// for a frame analysed once ([`RELIGHT_SPREAD`]).
+    /// The first analysis of a frame lit too far from the enrolled pictures' light, which
+    /// was then analysed again with the light taken out (the stages above are the
+    /// second's); 0 for a frame analysed once ([`light::Light::relit`]).
     pub first_pass_ms: f64,
 }
 
@@ -226,8 +226,9 @@ impl Analyzer {
     }
 
     /// Analyses one frame. A frame whose light, read from the cards it names
-    /// ([`light`]), is coloured [`RELIGHT_SPREAD`] or more is analysed again with the
-    /// light's colour taken out, and that second analysis is the frame's.
+    /// ([`light`]), is coloured [`RELIGHT_SPREAD`] or more, or is [`RELIGHT_BRIGHTNESS`]
+    /// times brighter or dimmer than the enrolled pictures', is analysed again with the
+    /// light taken out ([`light::Light::relit`]), and that second analysis is the frame's.
     pub fn analyze(
         &self,
         catalogue: &Catalogue,
@@ -236,11 +237,11 @@ impl Analyzer {
         let start = Instant::now();
         let first = self.analyze_once(catalogue, frame)?;
         let light = self.face_colours.light_of(frame, &first.pieces);
-        if light.spread() < RELIGHT_SPREAD {
+        let Some(relit) = light.relit(frame) else {
             return Ok(first);
-        }
+        };
         let first_ms = start.elapsed().as_secs_f64() * 1000.0;
-        let mut again = self.analyze_once(catalogue, &light.whitened(frame))?;
+        let mut again = self.analyze_once(catalogue, &relit)?;
         again.times.first_pass_ms = first_ms;
         Ok(again)
     }
