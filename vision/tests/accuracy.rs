@@ -20,13 +20,18 @@ fn assert_parts_within_identify(t: &tablelens_vision::perceive::StageTimes) {
     assert!(parts.iter().sum::<f64>() <= t.identify_ms + 1e-6, "{t:?}");
 }
 
+/// An analyzer whose gallery holds the canonical faces (style 0).
+fn canonical_analyzer(cat: &Catalogue) -> Analyzer {
+    let embedder = Embedder::builtin().expect("embedder");
+    let faces = all_faces(cat, 0);
+    let gallery = gallery_of(cat, &embedder, &embedder_fingerprint(), faces).expect("gallery");
+    Analyzer::new(gallery).expect("analyzer")
+}
+
 #[test]
 fn the_vision_finds_and_names_cards_on_faces_it_never_trained_on() {
     let cat = Catalogue::bundled();
-    let embedder = Embedder::builtin().expect("embedder");
-    let faces = all_faces(&cat, 0);
-    let gallery = gallery_of(&cat, &embedder, &embedder_fingerprint(), faces).expect("gallery");
-    let analyzer = Analyzer::new(gallery).expect("analyzer");
+    let analyzer = canonical_analyzer(&cat);
     let mut renderer = Renderer::new(&cat);
     let mut scores = Vec::new();
     let mut times = Vec::new();
@@ -95,10 +100,7 @@ fn lit(image: &image::RgbImage, gains: [f32; 3]) -> image::RgbImage {
 #[test]
 fn a_frame_under_a_coloured_or_dim_light_is_relit_and_read_as_well_as_under_a_white_one() {
     let cat = Catalogue::bundled();
-    let embedder = Embedder::builtin().expect("embedder");
-    let faces = all_faces(&cat, 0);
-    let gallery = gallery_of(&cat, &embedder, &embedder_fingerprint(), faces).expect("gallery");
-    let analyzer = Analyzer::new(gallery).expect("analyzer");
+    let analyzer = canonical_analyzer(&cat);
     let mut renderer = Renderer::new(&cat);
     // A green light (a fluorescent tube seen by a camera set for daylight), far greener
     // than the renderer's own white balance; and a dim room, a third as bright as the

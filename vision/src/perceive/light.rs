@@ -1,4 +1,4 @@
-//! The colour of a frame's light, read from the cards it has named.
+//! The colour and brightness of a frame's light, read from the cards it has named.
 //!
 //! A token's colour is the surest thing that tells two look-alikes apart when its glyph is
 //! a blur ([`super::look_alike`]), but the colour a camera records is the token's times
@@ -33,7 +33,7 @@ use image::RgbImage;
 /// analysing every frame once (the hue of tokens already read under the frame's light);
 /// at a spread of 1.0 (every frame twice) 377 / 362, 1.15 382 / 361, 1.25 383 / 362,
 /// **1.35 385 / 361**, 1.5 382 / 358. At 1.35, 36 of the 480 validation scenes are
-/// analysed twice, and 3 in 4 of those recast.
+/// analysed twice, and about three in four of the recast ones.
 pub const RELIGHT_SPREAD: f32 = 1.35;
 
 /// How many times brighter or dimmer than the enrolled pictures' (the mean of its gains,

@@ -11,8 +11,9 @@
 //! [`assemble`] read the tokens, markers and module strips on and beside each named card,
 //! and [`assemble`] rebuilds the layout of CONTRACT.md from where the named pieces lie.
 //! [`Analyzer`] runs them in that order, and once more on a frame whose light, read from
-//! the cards it named ([`light`]), is too far from white, with the light's colour taken
-//! out; [`eval`] scores it against rendered scenes whose truth is known.
+//! the cards it named ([`light`]), is too far in colour or brightness from the enrolled
+//! pictures', with that light taken out; [`eval`] scores it against rendered scenes whose
+//! truth is known.
 
 pub mod assemble;
 pub mod city_row;
