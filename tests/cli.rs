@@ -496,6 +496,21 @@ fn enroll_analyze_and_eval_run_the_vision_end_to_end() {
     assert!(lines[0]["image"].as_str().unwrap().ends_with("0000.png"));
     assert!(lines[0]["layout"]["cities"].is_array());
     assert!(lines[0].get("battle").is_some());
+    // A photo taken in a dim room is read again with the light taken out, and says so.
+    let mut dim = image::open(p("scenes/0002.png")).unwrap().to_rgb8();
+    dim.pixels_mut()
+        .for_each(|px| px.0 = px.0.map(|v| (f32::from(v) * 0.35) as u8));
+    dim.save(p("dim.png")).unwrap();
+    let o = tablelens(
+        &["analyze", &p("dim.png"), "--gallery", &p("gallery.json")],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("the photo was read again with it taken out"),
+        "{}",
+        stdout(&o)
+    );
     let o = tablelens(
         &[
             "eval",
@@ -538,9 +553,15 @@ fn enroll_analyze_and_eval_run_the_vision_end_to_end() {
         "second_look_ms",
         "on_cards_ms",
         "assemble_ms",
+        "first_pass_ms",
     ] {
         assert!(t[key].as_f64().is_some_and(|ms| ms >= 0.0), "{key}");
     }
+    assert!(
+        r["relit"].as_u64().is_some_and(|n| n <= 3),
+        "{}",
+        r["relit"]
+    );
     let parts = ["first_look_ms", "second_look_ms", "on_cards_ms"]
         .map(|k| t[k].as_f64().unwrap_or(f64::MAX))
         .iter()

@@ -750,8 +750,14 @@ impl TableLensApp {
                     tr(lang, "analysis_ms"),
                     s.analysis_ms
                 ));
-                if let Err(e) = &s.analysis {
-                    ui.label(RichText::new(e).color(panels::MOLOCH));
+                match &s.analysis {
+                    Err(e) => {
+                        ui.label(RichText::new(e).color(panels::MOLOCH));
+                    }
+                    Ok(a) if a.times.first_pass_ms > 0.0 => {
+                        ui.label(RichText::new(tr(lang, "relit")).color(panels::WARN));
+                    }
+                    Ok(_) => {}
                 }
             }
             if self.paused {

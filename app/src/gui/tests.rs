@@ -139,6 +139,28 @@ fn the_panel_shows_every_total_the_verdict_and_the_unit_labels() {
 }
 
 #[test]
+fn a_frame_read_again_under_a_far_light_says_so() {
+    let base = Catalogue::bundled();
+    let note = "this frame was read again, corrected";
+    let mut a = app(Lang::En);
+    a.accept(seen(&base, 2, None));
+    let mut h = harness(a);
+    h.run();
+    assert!(h.query_by_label_contains(note).is_none());
+    let mut relit = seen(&base, 2, None);
+    if let FromWorker::Seen(s) = &mut relit {
+        if let Ok(analysis) = &mut s.analysis {
+            analysis.times.first_pass_ms = 80.0;
+        }
+    }
+    let mut a = app(Lang::En);
+    a.accept(relit);
+    let mut h = harness(a);
+    h.run();
+    h.get_by_label_contains(note);
+}
+
+#[test]
 fn clicking_a_unit_and_netting_it_changes_the_totals() {
     let cat = Catalogue::bundled();
     let mut a = app(Lang::En);
