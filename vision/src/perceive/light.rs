@@ -78,7 +78,7 @@ impl Light {
     /// The light's colour alone: its gains divided by their mean, so that a light only
     /// brighter or dimmer than the enrolled pictures' has none (every gain 1).
     pub fn cast(&self) -> [f32; 3] {
-        let mean = self.gains.iter().sum::<f32>() / 3.0;
+        let mean = self.brightness();
         self.gains.map(|g| g / mean)
     }
 
