@@ -236,23 +236,22 @@ impl Analyzer {
         frame: &RgbImage,
     ) -> Result<Analysis, VisionError> {
         let start = Instant::now();
-        let first = self.analyze_once(catalogue, frame)?;
-        let light = self.face_colours.light_of(frame, &first.pieces);
+        let (first, light) = self.analyze_once(catalogue, frame)?;
         let Some(relit) = light.relit(frame) else {
             return Ok(first);
         };
         let first_ms = start.elapsed().as_secs_f64() * 1000.0;
-        let mut again = self.analyze_once(catalogue, &relit)?;
+        let (mut again, _) = self.analyze_once(catalogue, &relit)?;
         again.times.first_pass_ms = first_ms;
         Ok(again)
     }
 
-    /// Analyses one frame as it is.
+    /// Analyses one frame as it is; and the frame's light, as its named cards show it.
     fn analyze_once(
         &self,
         catalogue: &Catalogue,
         frame: &RgbImage,
-    ) -> Result<Analysis, VisionError> {
+    ) -> Result<(Analysis, light::Light), VisionError> {
         let t0 = Instant::now();
         let mut detections = self.detector.detect(frame)?;
         let t1 = Instant::now();
@@ -328,6 +327,7 @@ impl Analyzer {
                 strip_looks: &self.strip_looks,
             },
         )?;
+        // Read once a frame: the look-alikes' hue here, and whether to relight the frame.
         let light = self.face_colours.light_of(frame, &pieces);
         look_alike::settle(
             frame,
@@ -342,7 +342,7 @@ impl Analyzer {
         let (layout, has_cities) = assemble::assemble(catalogue, &pieces);
         let t3 = Instant::now();
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
-        Ok(Analysis {
+        let analysis = Analysis {
             layout,
             has_cities,
             pieces,
@@ -356,6 +356,7 @@ impl Analyzer {
                 assemble_ms: ms(t2, t3),
                 first_pass_ms: 0.0,
             },
-        })
+        };
+        Ok((analysis, light))
     }
 }
