@@ -7,7 +7,7 @@ use super::VisionError;
 use image::RgbImage;
 use tract_onnx::prelude::*;
 
-type Plan = TypedSimplePlan<TypedModel>;
+type Plan = Arc<TypedSimplePlan>;
 
 /// A loaded, optimised network with a fixed input shape.
 pub struct Net {
@@ -52,7 +52,7 @@ impl Net {
             .run(tvec!(tensor.into()))
             .map_err(|e| VisionError::Model(format!("run: {e}")))?;
         let view = out[0]
-            .to_array_view::<f32>()
+            .to_plain_array_view::<f32>()
             .map_err(|e| VisionError::Model(format!("output: {e}")))?;
         Ok((view.iter().copied().collect(), view.shape().to_vec()))
     }
@@ -62,10 +62,12 @@ impl Net {
 /// 0.7 ms, starting a thread a few hundredths of that.
 pub const LEAST_SHARE: usize = 2;
 
-/// A network run on one item at a time. tract 0.21 runs these small networks faster item
-/// by item than in batches: its im2col for a batch of 8 or 16 cost, per item, 1.1 to 2.1
-/// times a run of one (per item: token finder 0.36 against 0.66 ms, refiner 0.18 against
-/// 0.24, embedder 0.27 against 0.31; `tract --pass profile`, one core).
+/// A network run on one item at a time. tract runs these small networks faster item by
+/// item than in batches: its im2col for a batch costs more per item than a run of one. With
+/// tract 0.23, per item on one core, a run of one against batches of 4 and 8: embedder 0.39
+/// against 0.63 and 0.79 ms, token finder 0.54 against 0.87 and 1.57, corner refiner 0.41
+/// against 0.51 and 0.72, strip finder 0.39 against 0.48 and 0.52 (with tract 0.21 it was
+/// the same: token finder 0.56 against 1.07 and 1.44).
 #[derive(Debug)]
 pub struct ItemNet {
     net: Net,
