@@ -20,6 +20,7 @@
 use super::assemble::Piece;
 use super::detect::PieceClass;
 use super::face_match::{FacePicture, FACE_H, FACE_W};
+use super::par;
 use super::resample::rectify;
 use image::RgbImage;
 
@@ -157,20 +158,24 @@ impl FaceColours {
     /// The light of `frame`, read from the named cards among `pieces` whose faces are
     /// enrolled; [`Light::NEUTRAL`] when fewer than [`FEWEST_CARDS`] are.
     pub fn light_of(&self, frame: &RgbImage, pieces: &[Piece]) -> Light {
+        let named: Vec<(&Piece, [f32; 3])> = pieces
+            .iter()
+            .filter(|p| p.class == PieceClass::Card)
+            .filter_map(|p| Some((p, self.of(p.id.as_deref()?)?)))
+            .collect();
+        // Each card cut from the frame on the cores; summed in the pieces' order.
+        let crops = par::map(&named, |(piece, _)| {
+            mean_colour(&rectify(frame, &piece.corners, FACE_W, FACE_H))
+        });
         let mut seen = [0.0f32; 3];
         let mut enrolled = [0.0f32; 3];
-        let mut cards = 0;
-        for piece in pieces.iter().filter(|p| p.class == PieceClass::Card) {
-            let Some(face) = piece.id.as_deref().and_then(|id| self.of(id)) else {
-                continue;
-            };
-            let crop = mean_colour(&rectify(frame, &piece.corners, FACE_W, FACE_H));
+        for (crop, (_, face)) in crops.iter().zip(&named) {
             for ch in 0..3 {
                 seen[ch] += crop[ch];
                 enrolled[ch] += face[ch];
             }
-            cards += 1;
         }
+        let cards = named.len();
         if cards < FEWEST_CARDS || enrolled.iter().any(|&e| e < 1.0) {
             return Light::NEUTRAL;
         }
