@@ -3,26 +3,17 @@
 //! first of a column, the gap it leaves is found and the card in it named right, never
 //! wrong; and a gap over bare table names nothing.
 
+mod common;
+
+use common::{city_face, named};
 use tablelens_engine::{Catalogue, Layout, Side};
 use tablelens_vision::perceive::assemble::Piece;
 use tablelens_vision::perceive::gaps::{fill, missing};
 use tablelens_vision::perceive::identify::gallery_of;
-use tablelens_vision::perceive::{embedder_fingerprint, Embedder, Gallery, PieceClass};
+use tablelens_vision::perceive::{embedder_fingerprint, Embedder, Gallery};
 use tablelens_vision::render::{all_faces, Renderer, SceneOptions};
 
 type Quad = [[f32; 2]; 4];
-
-fn named(id: &str, corners: Quad) -> Piece {
-    Piece {
-        class: PieceClass::Card,
-        corners,
-        score: 0.9,
-        id: Some(id.to_string()),
-        similarity: 0.9,
-        best: id.to_string(),
-        similarities: vec![(id.to_string(), 0.9)],
-    }
-}
 
 fn centre(q: &Quad) -> [f32; 2] {
     [
@@ -46,12 +37,8 @@ fn holding_back(
     let (mut pieces, mut held_back) = (Vec::new(), Vec::new());
     for city in &truth.cities {
         let Some(c) = city.corners else { continue };
-        let face = if city.destroyed {
-            format!("{}_destroyed", city.id.as_str())
-        } else {
-            city.id.as_str().to_string()
-        };
-        pieces.push(named(&face, c));
+        let face = city_face(city);
+        pieces.push(named(&face, c, 0.9));
         for (side, column) in [(Side::Moloch, &city.moloch), (Side::Outpost, &city.outpost)] {
             let held = hold(side, column.len());
             for (i, u) in column.iter().enumerate() {
@@ -59,7 +46,7 @@ fn holding_back(
                 if Some(i) == held {
                     held_back.push((u.card.clone(), q));
                 } else {
-                    pieces.push(named(&u.card, q));
+                    pieces.push(named(&u.card, q, 0.9));
                 }
             }
         }
@@ -159,11 +146,11 @@ fn nothing_is_named_in_a_gap_of_bare_table() {
             (city[3][1] + city[2][1] - city[0][1] - city[1][1]) / 2.0,
         ];
         let along = |k: f32| city.map(|p| [p[0] + down[0] * k, p[1] + down[1] * k]);
-        pieces.push(named("commando", along(1.1)));
-        pieces.push(named("scout", along(2.7)));
+        pieces.push(named("commando", along(1.1), 0.9));
+        pieces.push(named("scout", along(2.7), 0.9));
         // And one unit on the Moloch side, 1.9 card lengths out, where first units lie at
         // 1.1 (the Outpost column's): a gap of one card against the city.
-        pieces.push(named("hunter", along(-1.9)));
+        pieces.push(named("hunter", along(-1.9), 0.9));
         assert_eq!(
             missing(&pieces, &cat).len(),
             2,

@@ -4,26 +4,17 @@
 //! on these ten scenes); named at `SURE_QUAD` or more, it keeps the quad it has (its crop is
 //! taken as good enough).
 
+mod common;
+
+use common::{city_face, named};
 use tablelens_engine::{Catalogue, Layout};
 use tablelens_vision::perceive::assemble::Piece;
 use tablelens_vision::perceive::identify::gallery_of;
 use tablelens_vision::perceive::squared::{true_up, SURE_QUAD};
-use tablelens_vision::perceive::{embedder_fingerprint, Embedder, PieceClass};
+use tablelens_vision::perceive::{embedder_fingerprint, Embedder};
 use tablelens_vision::render::{all_faces, Renderer, SceneOptions};
 
 type Quad = [[f32; 2]; 4];
-
-fn named(id: &str, corners: Quad, similarity: f32) -> Piece {
-    Piece {
-        class: PieceClass::Card,
-        corners,
-        score: 0.9,
-        id: Some(id.to_string()),
-        similarity,
-        best: id.to_string(),
-        similarities: vec![(id.to_string(), similarity)],
-    }
-}
 
 /// `q` with its far short edge (corners 2 and 3) brought a third of the way in.
 fn cut_short(q: &Quad) -> Quad {
@@ -50,11 +41,7 @@ fn with_cut_units(truth: &Layout, cut_at: f32) -> (Vec<Piece>, Vec<(usize, Quad)
     let (mut pieces, mut cut) = (Vec::new(), Vec::new());
     for city in &truth.cities {
         let Some(c) = city.corners else { continue };
-        let face = if city.destroyed {
-            format!("{}_destroyed", city.id.as_str())
-        } else {
-            city.id.as_str().to_string()
-        };
+        let face = city_face(city);
         pieces.push(named(&face, c, 0.9));
         for column in [&city.moloch, &city.outpost] {
             for (i, u) in column.iter().enumerate() {
