@@ -50,7 +50,7 @@ pub fn run(catalogue: &Catalogue, args: &AnalyzeArgs) -> Result<(), CliError> {
                 analysis.layout.unknown.len(),
                 analysis.times.total_ms()
             );
-            if analysis.times.first_pass_ms > 0.0 {
+            if analysis.times.relit() {
                 println!(
                     "The light is far from the enrolled pictures' (in colour or brightness): the photo was read again with it taken out."
                 );

@@ -754,7 +754,7 @@ impl TableLensApp {
                     Err(e) => {
                         ui.label(RichText::new(e).color(panels::MOLOCH));
                     }
-                    Ok(a) if a.times.first_pass_ms > 0.0 => {
+                    Ok(a) if a.times.relit() => {
                         ui.label(RichText::new(tr(lang, "relit")).color(panels::WARN));
                     }
                     Ok(_) => {}

@@ -486,7 +486,7 @@ pub fn report(scores: &[SceneScore], times: &[StageTimes], names: &[String]) -> 
         assemble_ms: median(times.iter().map(|t| t.assemble_ms).collect()),
         first_pass_ms: median(times.iter().map(|t| t.first_pass_ms).collect()),
     };
-    r.relit = times.iter().filter(|t| t.first_pass_ms > 0.0).count();
+    r.relit = times.iter().filter(|t| t.relit()).count();
     r.median_total_ms = median(times.iter().map(|t| t.total_ms()).collect());
     let mut c: Vec<(String, usize)> = confusions.into_iter().collect();
     c.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));

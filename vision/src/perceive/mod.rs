@@ -132,6 +132,12 @@ impl StageTimes {
     pub fn total_ms(&self) -> f64 {
         self.detect_ms + self.refine_ms + self.identify_ms + self.assemble_ms + self.first_pass_ms
     }
+
+    /// Whether the frame was analysed a second time, with its light taken out (its first
+    /// analysis took [`StageTimes::first_pass_ms`]).
+    pub fn relit(&self) -> bool {
+        self.first_pass_ms > 0.0
+    }
 }
 
 /// One analysed frame.

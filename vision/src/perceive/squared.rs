@@ -206,6 +206,14 @@ fn likeness(p: &Piece, id: &str) -> Option<f32> {
         .map(|s| s.1)
 }
 
+/// A named piece's similarity to its own face, as its last look found it (its best
+/// similarity where that face is not among its similarities).
+fn own_likeness(p: &Piece) -> f32 {
+    p.id.as_deref()
+        .and_then(|id| likeness(p, id))
+        .unwrap_or(p.similarity)
+}
+
 /// Gives each named unit of a column the squared or laid quad whose crop is more like its
 /// face than its own quad's, if one is (see the module's doc).
 pub fn true_up(
@@ -238,8 +246,7 @@ pub fn true_up(
     let mut owners: Vec<(usize, f32)> = Vec::new();
     for &(i, city) in &units {
         let p = &pieces[i];
-        let own = p.id.as_deref().and_then(|id| likeness(p, id));
-        if own.unwrap_or(p.similarity) >= SURE_QUAD {
+        if own_likeness(p) >= SURE_QUAD {
             continue;
         }
         let c = &p.corners;
@@ -274,10 +281,7 @@ pub fn true_up(
         let Some(s) = likeness(&look, id) else {
             continue;
         };
-        let now = best[i].as_ref().map_or_else(
-            || likeness(&pieces[i], id).unwrap_or(pieces[i].similarity),
-            |b| b.0,
-        );
+        let now = best[i].as_ref().map_or(own_likeness(&pieces[i]), |b| b.0);
         if s > now + margin {
             best[i] = Some((s, look));
         }
