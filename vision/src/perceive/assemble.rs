@@ -76,6 +76,28 @@ pub(crate) fn upright_card(x: f32, y: f32, id: Option<&str>, sims: &[(&str, f32)
     }
 }
 
+/// A city (Ziggy One) at (300, 300) and Outpost units (commandos) below it, on its green
+/// edge's side, as [`upright_card`]s at the given centres' heights: a column for the tests
+/// of the column searches.
+#[cfg(test)]
+pub(crate) fn outpost_column(ys: &[f32]) -> Vec<Piece> {
+    let mut pieces = vec![upright_card(
+        300.0,
+        300.0,
+        Some("ziggy_one"),
+        &[("ziggy_one", 0.9)],
+    )];
+    for &y in ys {
+        pieces.push(upright_card(
+            300.0,
+            y,
+            Some("commando"),
+            &[("commando", 0.9)],
+        ));
+    }
+    pieces
+}
+
 /// How far across the row from a city's middle, in city card widths, a card may lie and
 /// still be in that city's column (players lay units a little off the column's line).
 pub(crate) const COLUMN_REACH: f32 = 1.2;

@@ -42,7 +42,8 @@
 //! along the column, at [`FIRST_BAR`]. On validation scenes (canonical seeds 12 / 11 / 13,
 //! decks 1 and 2) this placed 98.4 / 99.3 / 99.4 / 95.4 / 97.8% of units before and 98.6 /
 //! 99.3 / 99.4 / 95.6 / 97.8% after, and left 160 layouts of 240 exact instead of 159, with
-//! no more cards named wrong; at a bar of 0.5, one more card was named wrong.
+//! no more cards named wrong; at a bar of 0.5, one more card was named wrong. Where nothing
+//! at all was found beyond a column's last unit, [`super::column_end`] looks one step out.
 
 use super::assemble::{centre, dist, half_turn, lerp, look_one_way, median, Frame, Piece};
 use super::detect::{Detection, PieceClass};
@@ -91,12 +92,15 @@ pub const FIRST_BAR: f32 = 0.6;
 pub const SLIDES: [f32; 2] = [-0.1, 0.1];
 
 /// A named unit card in a column.
-struct InColumn {
-    piece: usize,
-    city: usize,
-    side: Side,
+pub(crate) struct InColumn {
+    /// Its index among the pieces.
+    pub piece: usize,
+    /// Its city's index among the city frames.
+    pub city: usize,
+    /// The side of its column.
+    pub side: Side,
     /// How far from the city along the column, in city card lengths.
-    along: f32,
+    pub along: f32,
 }
 
 /// The length of a card's long axis (top edge's middle to bottom edge's middle).
@@ -135,7 +139,11 @@ pub struct Place {
 
 /// The named unit cards of the columns (the unit of its column's side), in order: city by
 /// city, side by side, from the city outwards.
-fn column_units(pieces: &[Piece], catalogue: &Catalogue, cities: &[Frame]) -> Vec<InColumn> {
+pub(crate) fn column_units(
+    pieces: &[Piece],
+    catalogue: &Catalogue,
+    cities: &[Frame],
+) -> Vec<InColumn> {
     let mut units: Vec<InColumn> = pieces
         .iter()
         .enumerate()
@@ -161,7 +169,7 @@ fn column_units(pieces: &[Piece], catalogue: &Catalogue, cities: &[Frame]) -> Ve
 
 /// Neighbouring units of one column (by index in `units`, inner first), with the second's
 /// quad in the first's printed order and their distance apart in card lengths.
-fn neighbours(pieces: &[Piece], units: &[InColumn]) -> Vec<(usize, usize, Quad, f32)> {
+pub(crate) fn neighbours(pieces: &[Piece], units: &[InColumn]) -> Vec<(usize, usize, Quad, f32)> {
     units
         .windows(2)
         .enumerate()
@@ -177,7 +185,7 @@ fn neighbours(pieces: &[Piece], units: &[InColumn]) -> Vec<(usize, usize, Quad, 
 
 /// The frame's step between neighbouring units of a column, in card lengths: the median
 /// over the neighbours that lie within [`ONE_STEP`], if any do.
-fn frame_step(pairs: &[(usize, usize, Quad, f32)]) -> Option<f32> {
+pub(crate) fn frame_step(pairs: &[(usize, usize, Quad, f32)]) -> Option<f32> {
     median(pairs.iter().map(|p| p.3).filter(|&d| d <= ONE_STEP))
 }
 
@@ -292,12 +300,10 @@ pub fn drop_crowded(pieces: &mut Vec<Piece>, catalogue: &Catalogue) {
     pieces.retain(|_| !k.next().unwrap_or(false));
 }
 
-/// Places beyond each column's last named unit where a card left unknown lies further out
-/// in that column, one or two steps away (as far as it lies, rounded): the last named
-/// unit's quad moved out by whole steps, at [`FIRST_BAR`] (see the module's doc).
-fn beyond(pieces: &[Piece], cities: &[Frame], units: &[InColumn], step: f32) -> Vec<Place> {
-    let mut out = Vec::new();
-    let lasts = units
+/// Each column's last named unit (the farthest from its city), of units in the order of
+/// [`column_units`].
+pub(crate) fn last_units(units: &[InColumn]) -> impl Iterator<Item = &InColumn> {
+    units
         .iter()
         .enumerate()
         .filter(|(k, u)| {
@@ -305,8 +311,15 @@ fn beyond(pieces: &[Piece], cities: &[Frame], units: &[InColumn], step: f32) -> 
                 .get(k + 1)
                 .is_none_or(|n| (n.city, n.side) != (u.city, u.side))
         })
-        .map(|(_, u)| u);
-    for u in lasts {
+        .map(|(_, u)| u)
+}
+
+/// Places beyond each column's last named unit where a card left unknown lies further out
+/// in that column, one or two steps away (as far as it lies, rounded): the last named
+/// unit's quad moved out by whole steps, at [`FIRST_BAR`] (see the module's doc).
+fn beyond(pieces: &[Piece], cities: &[Frame], units: &[InColumn], step: f32) -> Vec<Place> {
+    let mut out = Vec::new();
+    for u in last_units(units) {
         let far = pieces
             .iter()
             .filter(|p| p.class == PieceClass::Card && p.id.is_none())
@@ -407,17 +420,7 @@ pub fn fill(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::perceive::assemble::upright_card as card;
-
-    /// A city at (300, 300) and Outpost units below it (on the green edge's side), upright,
-    /// 60x90, at the given centres' heights.
-    fn column(ys: &[f32]) -> Vec<Piece> {
-        let mut pieces = vec![card(300.0, 300.0, Some("ziggy_one"), &[("ziggy_one", 0.9)])];
-        for &y in ys {
-            pieces.push(card(300.0, y, Some("commando"), &[("commando", 0.9)]));
-        }
-        pieces
-    }
+    use crate::perceive::assemble::{outpost_column as column, upright_card as card};
 
     #[test]
     fn a_double_step_in_a_column_is_a_missing_card() {

@@ -17,6 +17,7 @@
 
 pub mod assemble;
 pub mod city_row;
+pub mod column_end;
 pub mod copies;
 pub mod detect;
 pub mod eval;
@@ -308,6 +309,15 @@ impl Analyzer {
         // them (validation layouts exact 369 -> 372 of 480, held out 145 -> 146 of 210).
         copies::limit(catalogue, &mut pieces);
         gaps::fill(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
+        // A card unseen beyond a column's last unit, where nothing at all was found.
+        column_end::look(
+            frame,
+            catalogue,
+            &mut pieces,
+            &self.embedder,
+            &self.gallery,
+            &self.refiner,
+        )?;
         copies::limit(catalogue, &mut pieces);
         // Each named unit of a column in the quad of its true length on the table, where
         // that is more like its face, before its tokens and strip are looked for on it.
