@@ -76,7 +76,8 @@ fn fill_gaps(
     e: &Embedder,
     g: &Gallery,
 ) {
-    fill(frame, cat, pieces, e, g).expect("fill");
+    let refiner = Refiner::load(REFINER_ONNX).expect("refiner");
+    fill(frame, cat, pieces, e, g, &refiner).expect("fill");
 }
 
 /// [`column_end::look`] as a [`Stage`].

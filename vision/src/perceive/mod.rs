@@ -288,7 +288,14 @@ impl Analyzer {
         self.name_by_place(catalogue, &mut pieces);
         // A card unseen in a column: between two named units about two steps apart, or
         // between a city and a first unit a step too far out.
-        gaps::fill(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
+        gaps::fill(
+            frame,
+            catalogue,
+            &mut pieces,
+            &self.embedder,
+            &self.gallery,
+            &self.refiner,
+        )?;
         // Two cards of a column seen as one long card.
         split::look(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
         // A card of a column still unknown, in quads of its true length on the table
@@ -308,7 +315,14 @@ impl Analyzer {
         // The gaps again, now that the face comparison has named more of the cards around
         // them (validation layouts exact 369 -> 372 of 480, held out 145 -> 146 of 210).
         copies::limit(catalogue, &mut pieces);
-        gaps::fill(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
+        gaps::fill(
+            frame,
+            catalogue,
+            &mut pieces,
+            &self.embedder,
+            &self.gallery,
+            &self.refiner,
+        )?;
         // A card unseen beyond a column's last unit, where nothing at all was found.
         column_end::look(
             frame,
