@@ -99,8 +99,18 @@ pub fn read(catalogue: &Catalogue, gallery: &Gallery, pieces: &mut [Piece]) {
 /// nothing else; the one real card off the columns there was named at 0.9.
 pub const STRAY_BAR: f32 = 0.7;
 
-/// Drops each faint card named below [`STRAY_BAR`] that lies in no column of the cities
-/// found (see there). Where no city is found, nothing is dropped.
+/// The least similarity at which a faint card (a detection under
+/// [`super::detect::SURE_SCORE`]) named as a unit keeps its name even in a column. Naming
+/// by place gives such a card the best of its side's faces however unlike it is, and a
+/// card back or the edge of a hand lying in a column's line was named so at 0.19. On
+/// validation scenes (seeds 12 / 11 / 13, decks 1, 2 and 5 to 8: 480 scenes) dropping
+/// those under 0.25, 0.3, 0.35 or 0.4 left 390 layouts exact instead of 389, their copies
+/// under a coloured light 365 instead of 364; under 0.5, 386 (real faint units lost).
+pub const FAINT_UNIT_BAR: f32 = 0.3;
+
+/// Drops each faint card named as a unit below [`FAINT_UNIT_BAR`], and each one named below
+/// [`STRAY_BAR`] that lies in no column of the cities found (see there). Where no city is
+/// found, nothing is dropped.
 pub fn drop_strays(pieces: &mut Vec<Piece>) {
     let cities = city_frames(pieces);
     if cities.is_empty() {
@@ -109,9 +119,9 @@ pub fn drop_strays(pieces: &mut Vec<Piece>) {
     pieces.retain(|p| {
         p.class != PieceClass::Card
             || p.score >= SURE_SCORE
-            || p.similarity >= STRAY_BAR
             || p.id.as_deref().is_none_or(is_city)
-            || column_of(&cities, centre(&p.corners)).is_some()
+            || p.similarity >= STRAY_BAR
+            || (p.similarity >= FAINT_UNIT_BAR && column_of(&cities, centre(&p.corners)).is_some())
     });
 }
 
@@ -187,7 +197,7 @@ mod tests {
     }
 
     #[test]
-    fn a_faint_card_named_weakly_off_the_columns_is_dropped() {
+    fn a_faint_card_named_weakly_off_the_columns_or_very_weakly_in_one_is_dropped() {
         let faint = |x: f32, y: f32, sim: f32| {
             let mut p = card(x, y, Some("trooper"), &[("trooper", sim)]);
             p.score = 0.1;
@@ -199,14 +209,17 @@ mod tests {
             // Off every column: a weak name goes, a strong one stays.
             faint(900.0, 300.0, 0.6),
             faint(900.0, 500.0, 0.85),
-            // In the city's column, however weak.
+            // In the city's column, weak but not too weak.
             faint(300.0, 400.0, 0.55),
-            // Off the columns but sure.
+            // In the city's column, but named as no more than the best of a bad lot.
+            faint(300.0, 480.0, 0.2),
+            // Off the columns but sure, and in a column, sure and weakly named.
             card(900.0, 700.0, Some("trooper"), &[("trooper", 0.6)]),
+            card(300.0, 560.0, Some("trooper"), &[("trooper", 0.2)]),
         ];
         drop_strays(&mut pieces);
         let ys: Vec<f32> = pieces.iter().map(|p| centre(&p.corners)[1]).collect();
-        assert_eq!(ys, [300.0, 500.0, 400.0, 700.0]);
+        assert_eq!(ys, [300.0, 500.0, 400.0, 700.0, 560.0]);
         // With no city found, nothing says where the columns are: nothing is dropped.
         let mut alone = vec![faint(900.0, 300.0, 0.6)];
         drop_strays(&mut alone);
