@@ -156,6 +156,19 @@ pub fn one_per_card(mut detections: Vec<Detection>) -> Vec<Detection> {
     kept
 }
 
+/// Adds to `detections` each of `cards` that none of them already finds (as
+/// [`same_card`]).
+pub fn add_unseen(detections: &mut Vec<Detection>, cards: &[Detection]) {
+    for card in cards {
+        let seen = detections
+            .iter()
+            .any(|d| d.class == PieceClass::Card && same_card(&d.corners, &card.corners));
+        if !seen {
+            detections.push(card.clone());
+        }
+    }
+}
+
 /// Whether two card quads are one card seen twice: their centres lie within a third of a
 /// card (of the first quad's mean side) of each other.
 pub fn same_card(kept: &Quad, other: &Quad) -> bool {
@@ -237,6 +250,16 @@ mod tests {
         let before = two.clone();
         regrow_collapsed(&mut two);
         assert_eq!(two, before);
+    }
+
+    #[test]
+    fn a_carried_card_is_added_only_where_no_detection_finds_it() {
+        let mut found = vec![card_at(0.0, 0.9), card_at(100.0, 0.8)];
+        // The first lies 3 px off a detection (the same card); the second where none is.
+        add_unseen(&mut found, &[card_at(3.0, 0.5), card_at(200.0, 0.6)]);
+        let xs: Vec<f32> = found.iter().map(|d| d.corners[0][0]).collect();
+        assert_eq!(xs, [100.0, 200.0, 300.0]);
+        assert_eq!(found[2].score, 0.6);
     }
 
     #[test]
