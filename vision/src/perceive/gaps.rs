@@ -11,10 +11,11 @@
 //! Each such place is cropped in that quad, slid a little along the column ([`SLIDES`]),
 //! and brought to the edges of what lies there by the corner refiner ([`super::refine`]);
 //! named among the unit faces of the column's side, and kept as a card if the best crop
-//! reaches [`BAR`]. (The refined crop, added last, took validation layouts exact from 387
-//! to 389 of 480 (seeds 12 / 11 / 13, decks 1, 2 and 5 to 8), their copies under a coloured
-//! light from 362 to 364; held out, 155 -> 154 of 210.) A crop that is a card already named seen
-//! twice names nothing; an unknown card there gives way to the named one.
+//! reaches [`BAR`]. A crop that is a card already named seen twice names nothing; an
+//! unknown card there gives way to the named one. (The refined crop, added last, took
+//! validation layouts exact from 387 to 389 of 480 (seeds 12 / 11 / 13, decks 1, 2 and 5
+//! to 8), their copies under a coloured light from 362 to 364; held out, 155 -> 154 of 210,
+//! where a frame analysed again under its light taken out lost a card its detector missed.)
 //!
 //! The step is the median gap between neighbouring named units over the whole frame
 //! (players keep one habit); where no two neighbours lie within [`ONE_STEP`] card lengths

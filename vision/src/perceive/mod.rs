@@ -61,15 +61,6 @@ pub const DETECTOR_ONNX: &[u8] = include_bytes!("../../../models/detector.onnx")
 pub const EMBEDDER_ONNX: &[u8] = include_bytes!("../../../models/embedder.onnx");
 /// The token-and-marker embedder model, built into the binary.
 pub const TOKEN_EMBEDDER_ONNX: &[u8] = include_bytes!("../../../models/token_embedder.onnx");
-/// The least similarity at which a card named in a frame's first analysis is carried into
-/// its analysis under the light taken out ([`Analyzer::analyze`]), so that a card the
-/// detector finds under one light and not the other is not lost. On validation scenes (seeds
-/// 12 / 11 / 13, decks 1, 2 and 5 to 8: 480) layouts exact went 391 -> 392 at 0.7, 0.8 and
-/// 0.9 (391 carrying every named card: a weak name carried is a phantom), their copies under
-/// a coloured light stayed at 365 with two fewer scenes missing a unit; held out (210),
-/// 154 -> 155 (a unit the relit frame's detector missed).
-pub const CARRIED: f32 = 0.8;
-
 /// The corner refiner model, built into the binary.
 pub const REFINER_ONNX: &[u8] = include_bytes!("../../../models/refiner.onnx");
 /// The strip finder model, built into the binary.
@@ -162,6 +153,15 @@ pub struct Analysis {
     /// Time per stage.
     pub times: StageTimes,
 }
+
+/// The least similarity at which a card named in a frame's first analysis is carried into
+/// its analysis under the light taken out ([`Analyzer::analyze`]), so that a card the
+/// detector finds under one light and not the other is not lost. On validation scenes (seeds
+/// 12 / 11 / 13, decks 1, 2 and 5 to 8: 480) layouts exact went 391 -> 392 at 0.7, 0.8 and
+/// 0.9 (391 carrying every named card: a weak name carried is a phantom), their copies under
+/// a coloured light stayed at 365 with two fewer scenes missing a unit; held out (210),
+/// 154 -> 155 (a unit the relit frame's detector missed).
+pub const CARRIED: f32 = 0.8;
 
 /// The whole pipeline, loaded once and run on many frames.
 #[derive(Debug)]
