@@ -190,6 +190,16 @@ fn along(city: &Quad, k: f32) -> Quad {
     city.map(|p| [p[0] + down[0] * k, p[1] + down[1] * k])
 }
 
+/// Asserts that scene `i` still holds the `given` pieces it was given, and no more.
+fn nothing_added(i: u64, given: usize, pieces: &[Piece]) {
+    assert_eq!(
+        pieces.len(),
+        given,
+        "scene {i}: {:?} named on bare table",
+        pieces.last().map(|p| &p.id)
+    );
+}
+
 #[test]
 fn nothing_is_named_in_a_gap_of_bare_table() {
     let cat = Catalogue::bundled();
@@ -215,12 +225,7 @@ fn nothing_is_named_in_a_gap_of_bare_table() {
         );
         let given = pieces.len();
         fill_gaps(&image, &cat, &mut pieces, &embedder, &gallery);
-        assert_eq!(
-            pieces.len(),
-            given,
-            "scene {i}: {:?} named on bare table",
-            pieces.last().map(|p| &p.id)
-        );
+        nothing_added(i, given, &pieces);
         looked += 1;
     }
     assert!(looked >= 3, "only {looked} scenes with a city in view");
@@ -246,12 +251,7 @@ fn nothing_is_named_beyond_a_column_over_bare_table() {
         ends += column_end::ends(&pieces, &cat, w as f32, h as f32).len();
         let given = pieces.len();
         look_beyond(&image, &cat, &mut pieces, &embedder, &gallery);
-        assert_eq!(
-            pieces.len(),
-            given,
-            "scene {i}: {:?} named on bare table",
-            pieces.last().map(|p| &p.id)
-        );
+        nothing_added(i, given, &pieces);
     }
     assert!(ends >= 8, "only {ends} columns' ends in view");
 }

@@ -22,7 +22,9 @@
 
 use super::assemble::{centre, look_one_way, Piece};
 use super::detect::{Detection, PieceClass};
-use super::gaps::{best_unit, column_units, frame_step, last_units, neighbours, DEFAULT_STEP};
+use super::gaps::{
+    along_column, best_unit, column_units, frame_step, last_units, neighbours, DEFAULT_STEP,
+};
 use super::identify::{Embedder, Gallery};
 use super::quad_window::Quad;
 use super::refine::{same_card, Refiner};
@@ -62,9 +64,7 @@ pub fn ends(pieces: &[Piece], catalogue: &Catalogue, width: f32, height: f32) ->
         // lies against the city's `down`.
         let down = cities[u.city].down;
         let shift = if u.along > 0.0 { -step } else { step };
-        let q = pieces[u.piece]
-            .corners
-            .map(|p| [p[0] + shift * down[0], p[1] + shift * down[1]]);
+        let q = along_column(&pieces[u.piece].corners, down, shift);
         let [x, y] = centre(&q);
         if (0.0..width).contains(&x) && (0.0..height).contains(&y) {
             out.push((q, u.side));

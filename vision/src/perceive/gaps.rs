@@ -124,6 +124,12 @@ fn same_way(a: &Quad, b: &Quad) -> Quad {
     }
 }
 
+/// `q` moved `shift` times the vector `down` (a city's long axis, [`Frame::down`]): a card
+/// moved along its column by `shift` city card lengths.
+pub(crate) fn along_column(q: &Quad, down: [f32; 2], shift: f32) -> Quad {
+    q.map(|p| [p[0] + shift * down[0], p[1] + shift * down[1]])
+}
+
 /// Corner by corner, the quad a share `t` of the way from `a` to `b`.
 fn between(a: &Quad, b: &Quad, t: f32) -> Quad {
     std::array::from_fn(|i| lerp(a[i], b[i], t))
@@ -253,7 +259,7 @@ pub fn missing(pieces: &[Piece], catalogue: &Catalogue) -> Vec<Place> {
         for k in 0..gaps as usize {
             let shift = towards * (out_by - k as f32 * step);
             out.push(Place {
-                quad: q.map(|p| [p[0] + shift * down[0], p[1] + shift * down[1]]),
+                quad: along_column(q, down, shift),
                 side: u.side,
                 bar: FIRST_BAR,
             });
@@ -341,7 +347,7 @@ fn beyond(pieces: &[Piece], cities: &[Frame], units: &[InColumn], step: f32) -> 
         for k in 1..=gaps {
             let shift = away * k as f32 * step;
             out.push(Place {
-                quad: q.map(|p| [p[0] + shift * down[0], p[1] + shift * down[1]]),
+                quad: along_column(q, down, shift),
                 side: u.side,
                 bar: FIRST_BAR,
             });

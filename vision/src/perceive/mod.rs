@@ -235,6 +235,23 @@ impl Analyzer {
         Ok(())
     }
 
+    /// Looks for the cards missing from the gaps of the columns ([`gaps::fill`]).
+    fn fill_gaps(
+        &self,
+        frame: &RgbImage,
+        catalogue: &Catalogue,
+        pieces: &mut Vec<assemble::Piece>,
+    ) -> Result<(), VisionError> {
+        gaps::fill(
+            frame,
+            catalogue,
+            pieces,
+            &self.embedder,
+            &self.gallery,
+            &self.refiner,
+        )
+    }
+
     /// Names the cards again by where they lie: the city cards by the row's order, then the
     /// units among their side's faces.
     fn name_by_place(&self, catalogue: &Catalogue, pieces: &mut [assemble::Piece]) {
@@ -309,14 +326,7 @@ impl Analyzer {
         self.name_by_place(catalogue, &mut pieces);
         // A card unseen in a column: between two named units about two steps apart, or
         // between a city and a first unit a step too far out.
-        gaps::fill(
-            frame,
-            catalogue,
-            &mut pieces,
-            &self.embedder,
-            &self.gallery,
-            &self.refiner,
-        )?;
+        self.fill_gaps(frame, catalogue, &mut pieces)?;
         // Two cards of a column seen as one long card.
         split::look(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
         // A card of a column still unknown, in quads of its true length on the table
@@ -336,14 +346,7 @@ impl Analyzer {
         // The gaps again, now that the face comparison has named more of the cards around
         // them (validation layouts exact 369 -> 372 of 480, held out 145 -> 146 of 210).
         copies::limit(catalogue, &mut pieces);
-        gaps::fill(
-            frame,
-            catalogue,
-            &mut pieces,
-            &self.embedder,
-            &self.gallery,
-            &self.refiner,
-        )?;
+        self.fill_gaps(frame, catalogue, &mut pieces)?;
         // A card unseen beyond a column's last unit, where nothing at all was found.
         column_end::look(
             frame,
