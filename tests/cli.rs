@@ -434,6 +434,62 @@ fn render_draws_another_deck_when_asked() {
 }
 
 #[test]
+fn render_draws_scenes_at_the_size_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("small");
+    let o = tablelens(
+        &[
+            "render",
+            "--out",
+            out.to_str().unwrap(),
+            "--count",
+            "1",
+            "--size",
+            "640x480",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let img = image::open(out.join("0000.png")).unwrap();
+    assert_eq!((img.width(), img.height()), (640, 480));
+    // Every true corner lies in the smaller frame.
+    let truth: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("0000.json")).unwrap()).unwrap();
+    let corners = truth["cities"][0]["corners"].as_array().unwrap();
+    for p in corners {
+        let (x, y) = (p[0].as_f64().unwrap(), p[1].as_f64().unwrap());
+        assert!(
+            (0.0..=640.0).contains(&x) && (0.0..=480.0).contains(&y),
+            "{p}"
+        );
+    }
+    for bad in ["640", "640x", "0x480", "640x5000", "wide"] {
+        let o = tablelens(
+            &["render", "--out", out.to_str().unwrap(), "--size", bad],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("size") || stderr(&o).contains("range"),
+            "{bad}: {}",
+            stderr(&o)
+        );
+    }
+    // A size means nothing for faces.
+    let o = tablelens(
+        &[
+            "render",
+            "--faces",
+            dir.path().join("f").to_str().unwrap(),
+            "--size",
+            "640x480",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
 fn enroll_analyze_and_eval_run_the_vision_end_to_end() {
     let dir = tempfile::tempdir().unwrap();
     let p = |n: &str| dir.path().join(n).to_string_lossy().into_owned();

@@ -1,4 +1,4 @@
-//! `tablelens render --out DIR [--count N] [--seed S] [--deck K]` and
+//! `tablelens render --out DIR [--count N] [--seed S] [--deck K] [--size WxH]` and
 //! `tablelens render --faces DIR [--deck K]`.
 
 use crate::cli::RenderArgs;
@@ -20,7 +20,8 @@ pub fn run(catalogue: &Catalogue, args: &RenderArgs) -> Result<(), CliError> {
         let options = render::SceneOptions {
             style_pool: vec![render::deck_style(args.deck)],
             ..render::SceneOptions::default()
-        };
+        }
+        .sized(args.size.0, args.size.1);
         render::write_scenes_with(catalogue, dir, args.count, args.seed, &options)
             .map_err(|e| CliError::Failure(e.to_string()))?;
         eprintln!("wrote {} scenes to {}", args.count, dir.display());
