@@ -11,6 +11,7 @@
 //!   [`ON_TOP_FROM`]); a marker belongs to the city card under it.
 //! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
 
+use super::art::{FaceArt, ART_SURE};
 use super::detect::{Detection, PieceClass};
 use super::face_match::{name_strip, FaceLooks};
 use super::identify::{crop, quarter_turns, Embedder, Gallery, Identity, Thresholds, DIM};
@@ -271,6 +272,8 @@ pub struct OnCards<'a> {
     pub gallery: &'a Gallery,
     /// Tells print on a card from a piece lying on it.
     pub prints: &'a LookAlikes,
+    /// Tells a card's art from a piece lying on it.
+    pub art: &'a FaceArt,
     /// The enrolled modules' strips, which name a strip too close to call.
     pub strip_looks: &'a FaceLooks,
 }
@@ -302,7 +305,9 @@ pub struct OnCards<'a> {
 /// A spot where the card's own face has print that looks like a token, and that looks like
 /// that print (`prints`, [`super::print::print_looks`] of the gallery's print), is held to
 /// the same bar ([`super::print::print_likeness`]); one that looks like the print of a
-/// unit it lies on as clearly as [`PRINT_SURE`] is left out.
+/// unit it lies on as clearly as [`PRINT_SURE`] is left out. So is a token or marker,
+/// however well named, that looks like the art of a unit it lies on, where it lies, as
+/// clearly as [`ART_SURE`] ([`super::art`]): no piece lies there, the finder saw the card.
 pub fn read_on_cards(
     catalogue: &Catalogue,
     frame: &RgbImage,
@@ -315,6 +320,7 @@ pub fn read_on_cards(
         strips,
         gallery,
         prints,
+        art,
         strip_looks,
     } = *readers;
     let first_new = pieces.len();
@@ -336,6 +342,11 @@ pub fn read_on_cards(
         })
         .collect();
     let unit_corners: Vec<[[f32; 2]; 4]> = units.iter().map(|(p, _)| p.corners).collect();
+    // Each unit's face and corners, by which a spot that is its art is told apart.
+    let unit_faces: Vec<(String, [[f32; 2]; 4])> = units
+        .iter()
+        .filter_map(|(p, _)| Some((p.id.clone()?, p.corners)))
+        .collect();
     let mut extra: Vec<Beside> = Vec::new();
     for ((card, robot), strip) in units.iter().zip(strips.find(frame, &unit_corners)?) {
         let Some(strip) = strip else {
@@ -469,6 +480,15 @@ pub fn read_on_cards(
         // found that is like no enrolled token or marker is most likely print on the card
         // (a round icon), not a piece lying on it.
         if id.score < bar || (faint && id.id.is_none()) {
+            continue;
+        }
+        // The art of a unit it lies on, seen clearly enough: not a piece at all.
+        if class == PieceClass::Small
+            && unit_faces.iter().any(|(id, quad)| {
+                art.likeness(frame, id, quad, &corners)
+                    .is_some_and(|l| l >= ART_SURE)
+            })
+        {
             continue;
         }
         pieces.push(Piece {

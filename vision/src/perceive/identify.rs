@@ -2,6 +2,7 @@
 //! embedder); the nearest face in the player's gallery names it, or nobody does when the
 //! match is weak (an unknown piece is reported as unknown, never as a wrong guess).
 
+use super::art::ArtPicture;
 use super::assemble::token_of;
 use super::face_match::FacePicture;
 use super::look_alike::SmallPicture;
@@ -335,6 +336,11 @@ pub struct Gallery {
     /// files, which then go without that check.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faces: Vec<FacePicture>,
+    /// The enrolled unit faces, large enough to see a token's worth of their art, by which
+    /// a spot that is a card's own art is told from a token lying on it
+    /// ([`super::art`]); absent in older files, which then go without that check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub art: Vec<ArtPicture>,
     /// Pictures of the enrolled modules' strips, by which a strip too close to call
     /// between modules is compared with the strips themselves
     /// ([`super::face_match::name_strip`]); absent in older files, which then go without
@@ -525,7 +531,8 @@ impl Gallery {
                     .iter()
                     .chain(&g.strips)
                     .find_map(|p| p.image().err())
-            });
+            })
+            .or_else(|| g.art.iter().find_map(|p| p.image().err()));
         if let Some(e) = unreadable {
             return Err(VisionError::Input(format!("{}: {e}", path.display())));
         }
@@ -543,6 +550,8 @@ impl Gallery {
         self.faces.extend(extras.faces);
         self.strips.retain(|p| !ids.contains(&p.id.as_str()));
         self.strips.extend(extras.strips);
+        self.art.retain(|p| !ids.contains(&p.id.as_str()));
+        self.art.extend(extras.art);
     }
 
     /// The pictures an older `tablelens enroll` did not keep that this gallery lacks, for
@@ -559,6 +568,9 @@ impl Gallery {
         }
         if self.faces.is_empty() && has(&unit) {
             lacking.push("unit face pictures");
+        }
+        if self.art.is_empty() && has(&unit) {
+            lacking.push("unit art pictures");
         }
         if self.strips.is_empty() && has(&|e| e.class == PieceClass::Strip) {
             lacking.push("module strip pictures");
@@ -791,6 +803,7 @@ pub fn gallery_of(
         pictures: extras.pictures,
         print: extras.print,
         faces: extras.faces,
+        art: extras.art,
         strips: extras.strips,
         card_aspect,
     })
@@ -821,6 +834,8 @@ pub struct Extras {
     pub faces: Vec<FacePicture>,
     /// A picture of each module's strip ([`super::face_match::name_strip`]).
     pub strips: Vec<FacePicture>,
+    /// A larger picture of each unit face, for its art ([`super::art`]).
+    pub art: Vec<ArtPicture>,
 }
 
 /// What a gallery keeps of enrolment pictures `(component id, picture)` besides their
@@ -841,10 +856,17 @@ pub fn extras_of(
         .filter(|(id, _)| id != crate::CARD_BACK)
         .cloned()
         .collect();
-    let units = cards
+    let unit_faces: Vec<&(String, &RgbImage)> = cards
         .iter()
         .filter(|(id, _)| catalogue.card(id).is_some_and(|c| c.kind.is_unit()))
+        .collect();
+    let units = unit_faces
+        .iter()
         .map(|(id, img)| FacePicture::of(id, img))
+        .collect();
+    let art = unit_faces
+        .iter()
+        .map(|(id, img)| ArtPicture::of(id, img))
         .collect();
     let strips = of_class(PieceClass::Strip)
         .map(|(id, img)| FacePicture::of(id, &face_crop(img, PieceClass::Strip)))
@@ -854,6 +876,7 @@ pub fn extras_of(
         print: read_print(&cards)?,
         faces: units,
         strips,
+        art,
     })
 }
 
@@ -1376,6 +1399,7 @@ mod tests {
                 pictures: vec![SmallPicture::of("hornet", &picture())],
             }],
             faces: vec![FacePicture::of("hornet", &picture())],
+            art: vec![ArtPicture::of("hornet", &picture())],
             strips: vec![FacePicture::of("net_module", &picture())],
             card_aspect: Some(1.4),
         };
@@ -1401,6 +1425,12 @@ mod tests {
         // And a broken face picture too.
         let mut g = good.clone();
         g.faces[0].rgb.push_str("00");
+        g.save(&path).unwrap();
+        let err = Gallery::load(&path).unwrap_err().to_string();
+        assert!(err.contains("hornet") && err.contains("digits"), "{err}");
+        // And a broken art picture.
+        let mut g = good.clone();
+        g.art[0].rgb.truncate(6);
         g.save(&path).unwrap();
         let err = Gallery::load(&path).unwrap_err().to_string();
         assert!(err.contains("hornet") && err.contains("digits"), "{err}");
@@ -1485,6 +1515,17 @@ mod tests {
             "{note}"
         );
         assert!(note.contains("enrol"), "{note}");
+        assert_eq!(g.art.len(), 1);
+        assert!(g.art[0].image().is_ok_and(|a| a.dimensions() == (90, 126)));
+        g.art.clear();
+        assert_eq!(
+            g.lacks(&cat),
+            [
+                "unit face pictures",
+                "unit art pictures",
+                "module strip pictures"
+            ]
+        );
         // Nothing is lacking for pieces that were never enrolled.
         g.entries.retain(|e| e.id == "token_plus1");
         assert!(g.lacks(&cat).is_empty());

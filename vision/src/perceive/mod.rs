@@ -15,6 +15,7 @@
 //! pictures', with that light taken out; [`eval`] scores it against rendered scenes whose
 //! truth is known.
 
+pub mod art;
 pub mod assemble;
 pub mod city_row;
 pub mod column_end;
@@ -174,6 +175,7 @@ pub struct Analyzer {
     gallery: Gallery,
     look_alikes: look_alike::LookAlikes,
     prints: look_alike::LookAlikes,
+    art: art::FaceArt,
     faces: face_match::FaceLooks,
     /// The mean colour of each enrolled unit face, by which a frame's light is read.
     face_colours: light::FaceColours,
@@ -198,6 +200,7 @@ impl Analyzer {
             strips: StripFinder::load(STRIPS_ONNX)?,
             look_alikes: look_alike::LookAlikes::new(&gallery.pictures),
             prints: print::print_looks(&gallery.print),
+            art: art::FaceArt::new(&gallery.art),
             faces: face_match::FaceLooks::new(&gallery.faces),
             face_colours: light::FaceColours::new(&gallery.faces),
             strip_looks: face_match::FaceLooks::strips(&gallery.strips),
@@ -378,6 +381,7 @@ impl Analyzer {
                 strips: &self.strips,
                 gallery: &self.gallery,
                 prints: &self.prints,
+                art: &self.art,
                 strip_looks: &self.strip_looks,
             },
         )?;
