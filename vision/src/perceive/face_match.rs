@@ -394,6 +394,63 @@ pub fn read_columns(
     }
 }
 
+/// Units named under [`UNLIKE_BELOW`] are compared with their face ([`drop_unlike`]).
+pub const UNLIKE_BELOW: f32 = 0.7;
+
+/// The likeness to its own face under which a unit named weakly is dropped
+/// ([`drop_unlike`]). On the nine validation sets (480 scenes), of the units named under
+/// 0.7 at the end of the analysis, 476 lay on a card of that name, at likenesses of 0.25
+/// to 0.97 (5% under 0.43); 14 lay where no unit was, at 0.08 to 0.62 (half under 0.3,
+/// the lowest on bare cloth or on another game's card back), and 15 on another unit.
+/// Layouts exact, against 399 without the check: 401 at 0.2 and 0.25, 402 at 0.3 (five
+/// scenes gained, two lost with a real unit); the same scenes under a coloured light 375
+/// -> 377 at 0.2 and 379 at 0.3. The lowest is kept: a real unit seen worse than on
+/// rendered scenes must not be lost.
+pub const UNLIKE: f32 = 0.2;
+
+/// Drops each unit card named under [`UNLIKE_BELOW`] whose crop looks like its own
+/// enrolled face, either way up, less than [`UNLIKE`]: no card of that name lies there
+/// (most often the table's cloth, or a card back the player did not enrol). Nothing
+/// happens without face pictures (an older gallery).
+pub fn drop_unlike(
+    catalogue: &Catalogue,
+    frame: &RgbImage,
+    pieces: &mut Vec<Piece>,
+    looks: &FaceLooks,
+) {
+    if looks.is_empty() {
+        return;
+    }
+    let weak_units: Vec<usize> = (0..pieces.len())
+        .filter(|&i| {
+            let p = &pieces[i];
+            p.class == PieceClass::Card
+                && p.similarity < UNLIKE_BELOW
+                && p.id
+                    .as_deref()
+                    .and_then(|id| catalogue.card(id))
+                    .is_some_and(|c| c.kind.is_unit())
+        })
+        .collect();
+    let unlike = super::par::map(&weak_units, |&i| {
+        let p = &pieces[i];
+        let id = p.id.as_deref().unwrap_or_default();
+        looks
+            .best(frame, &p.corners, |face| face == id)
+            .is_some_and(|m| m.likeness < UNLIKE)
+    });
+    let gone: Vec<usize> = weak_units
+        .into_iter()
+        .zip(unlike)
+        .filter_map(|(i, unlike)| unlike.then_some(i))
+        .collect();
+    let mut k = 0;
+    pieces.retain(|_| {
+        k += 1;
+        !gone.contains(&(k - 1))
+    });
+}
+
 /// The module whose strip the strip at `corners` (as the strip finder placed it beside
 /// its robot) looks like, among the [`STRIP_SHORTLIST`] modules the embedder found it most
 /// similar to (`similarities`), where it is alike enough (`thresholds.strip_match`, with a
@@ -453,6 +510,41 @@ mod tests {
         }
         imageops::overlay(&mut frame, &card, x, y);
         frame
+    }
+
+    #[test]
+    fn a_weakly_named_unit_unlike_its_face_is_dropped() {
+        let cat = Catalogue::bundled();
+        let faces = soldiers(&cat);
+        let looks = looks(&faces);
+        // The commando's face at (100, 100); a checked cloth far from it.
+        let mut frame = table_with(&faces[0].1, 100, 100);
+        for (x, y, p) in frame.enumerate_pixels_mut() {
+            if x >= 300 && y >= 300 && (x / 7 + y / 5) % 2 == 0 {
+                *p = Rgb([150, 120, 60]);
+            }
+        }
+        let mut pieces = vec![
+            // On its face, named weakly: stays.
+            card(130.0, 145.0, Some("commando"), &[("commando", 0.6)]),
+            // On the cloth, named weakly: dropped.
+            card(400.0, 450.0, Some("hacker"), &[("hacker", 0.6)]),
+            // On the cloth, named surely: left to the embedder.
+            card(500.0, 450.0, Some("kid"), &[("kid", 0.8)]),
+            // Not a unit, and unknown: untouched.
+            card(400.0, 600.0, Some("iron_gate"), &[("iron_gate", 0.3)]),
+            card(500.0, 600.0, None, &[("runner", 0.4)]),
+        ];
+        drop_unlike(&cat, &frame, &mut pieces, &looks);
+        let ids: Vec<Option<&str>> = pieces.iter().map(|p| p.id.as_deref()).collect();
+        assert_eq!(
+            ids,
+            [Some("commando"), Some("kid"), Some("iron_gate"), None]
+        );
+        // Without face pictures nothing is dropped.
+        let mut all = vec![card(400.0, 450.0, Some("hacker"), &[("hacker", 0.6)])];
+        drop_unlike(&cat, &frame, &mut all, &FaceLooks::new(&[]));
+        assert_eq!(all.len(), 1);
     }
 
     #[test]
