@@ -11,7 +11,7 @@
 //!   [`ON_TOP_FROM`]); a marker belongs to the city card under it.
 //! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
 
-use super::art::{FaceArt, ART_SURE};
+use super::art::{FaceArt, ART_SURE, NOT_ART, RESCUE_BELOW};
 use super::detect::{Detection, PieceClass};
 use super::face_match::{name_strip, FaceLooks};
 use super::identify::{crop, quarter_turns, Embedder, Gallery, Identity, Thresholds, DIM};
@@ -308,6 +308,9 @@ pub struct OnCards<'a> {
 /// unit it lies on as clearly as [`PRINT_SURE`] is left out. So is a token or marker,
 /// however well named, that looks like the art of a unit it lies on, where it lies, as
 /// clearly as [`ART_SURE`] ([`super::art`]): no piece lies there, the finder saw the card.
+/// And a token on a unit named under its bar, but by less than [`RESCUE_BELOW`], that looks
+/// unlike the unit's art there (under [`NOT_ART`]) is kept: something lies there, and a
+/// small or blurred token matches its enrolled picture only weakly.
 pub fn read_on_cards(
     catalogue: &Catalogue,
     frame: &RgbImage,
@@ -472,23 +475,40 @@ pub fn read_on_cards(
             corners,
             score,
             bar,
-            on_city: _,
+            on_city,
             faint,
         } = b;
+        let mut id = id;
+        // How like the art of the units it lies on a token or marker is, where it lies.
+        let small = class == PieceClass::Small;
+        let near_bar = small
+            && !on_city
+            && id.score < bar
+            && id.score >= bar - RESCUE_BELOW
+            && token_of(&id.best).is_some();
+        let art_here = if near_bar || (small && id.score >= bar) {
+            unit_faces
+                .iter()
+                .filter_map(|(id, quad)| art.likeness(frame, id, quad, &corners))
+                .max_by(f32::total_cmp)
+        } else {
+            None
+        };
+        // A token a little under its bar that is clearly not the art of its unit: something
+        // lies there, the token it is most like (when that leads clearly).
+        let rescued = near_bar && art_here.is_some_and(|l| l < NOT_ART);
+        if rescued && id.margin >= gallery.thresholds.small_margin {
+            id.id = Some(id.best.clone());
+        }
         // Beside a unit there is usually no module at all: only a fair match counts as a
         // strip, named or (when too close to call) unknown. Likewise a spot the token finder
         // found that is like no enrolled token or marker is most likely print on the card
         // (a round icon), not a piece lying on it.
-        if id.score < bar || (faint && id.id.is_none()) {
+        if (id.score < bar && !rescued) || (faint && id.id.is_none()) {
             continue;
         }
         // The art of a unit it lies on, seen clearly enough: not a piece at all.
-        if class == PieceClass::Small
-            && unit_faces.iter().any(|(id, quad)| {
-                art.likeness(frame, id, quad, &corners)
-                    .is_some_and(|l| l >= ART_SURE)
-            })
-        {
+        if art_here.is_some_and(|l| l >= ART_SURE) {
             continue;
         }
         pieces.push(Piece {
