@@ -67,7 +67,7 @@ const WINDOW: f32 = 0.8;
 const SIDE: u32 = 20;
 
 /// Shifts of the face against the window, each way, in the window's pixels (each a 20th
-/// of [`WINDOW`]: up to 0.08 of the spot's side), as a card's corners at the table are a
+/// of [`WINDOW`]: up to 0.12 of the spot's side), as a card's corners at the table are a
 /// few pixels off.
 const SHIFTS: u32 = 3;
 
