@@ -11,16 +11,16 @@
 //! window around the spot, and the face cut where the card's corners put that window,
 //! by the normalised cross-correlation of each colour channel, averaged over the channels
 //! (so neither the light's brightness nor its colour counts; a channel flat in either is
-//! left out). The face is cut at small
-//! shifts too ([`SHIFTS`]), as a card's corners at the table are a little off. A token
-//! lying there hides the art, and the two differ; a spot that is the art itself matches
-//! it, and from [`ART_SURE`] it is left out. The other way round, a token the embedder
-//! names a little under its bar (small, blurred) is kept where it clearly differs from
-//! the art ([`NOT_ART`]): something lies there.
+//! left out). The face is cut at small shifts too ([`SHIFTS`]), as a card's corners at the
+//! table are a little off. A token lying there hides the art, and the two differ; a spot
+//! that is the art itself matches it, and from [`ART_SURE`] it is left out. The other way
+//! round, a token the embedder names a little under its bar (small, blurred) is kept where
+//! it clearly differs from the art ([`NOT_ART`]): something lies there.
 //!
 //! Nothing here knows what any face looks like: the pictures are the player's own, kept in
 //! the gallery by `tablelens enroll`.
 
+use super::assemble::centre;
 use super::look_alike::Picture;
 use super::resample::{apply, invert, rectify, unit_square_to_quad};
 use image::RgbImage;
@@ -114,10 +114,7 @@ impl FaceArt {
             .peekable();
         faces.peek()?;
         let to_card = invert(&unit_square_to_quad(card)?)?;
-        let c = [
-            spot.iter().map(|p| p[0]).sum::<f32>() / 4.0,
-            spot.iter().map(|p| p[1]).sum::<f32>() / 4.0,
-        ];
+        let c = centre(spot);
         let (u, v) = apply(&to_card, f64::from(c[0]), f64::from(c[1]));
         if !(0.0..=1.0).contains(&u) || !(0.0..=1.0).contains(&v) {
             return None;
