@@ -127,7 +127,7 @@ impl FaceArt {
             [c[0] + h, c[1] + h],
             [c[0] - h, c[1] + h],
         ];
-        let seen = standardised(&rectify(frame, &window, SIDE, SIDE));
+        let seen = standardised(&rectify(frame, &window, SIDE, SIDE), 0, 0);
         // The face under the window grown by [`SHIFTS`] of its pixels each way, cut once;
         // each shift of the face is then a window of it.
         let grown = h * (SIDE + 2 * SHIFTS) as f32 / SIDE as f32;
@@ -144,8 +144,7 @@ impl FaceArt {
             let around = rectify(face, &on_face, SIDE + 2 * SHIFTS, SIDE + 2 * SHIFTS);
             for dy in 0..=2 * SHIFTS {
                 for dx in 0..=2 * SHIFTS {
-                    let cut = image::imageops::crop_imm(&around, dx, dy, SIDE, SIDE).to_image();
-                    if let Some(r) = correlation(&seen, &standardised(&cut)) {
+                    if let Some(r) = correlation(&seen, &standardised(&around, dx, dy)) {
                         best = best.max(r);
                     }
                 }
@@ -155,12 +154,14 @@ impl FaceArt {
     }
 }
 
-/// Each colour channel of `img` shifted to mean 0 and scaled to length 1; `None` for a
-/// flat channel (nothing there to correlate).
-fn standardised(img: &RgbImage) -> [Option<Vec<f32>>; 3] {
-    let n = (img.width() * img.height()) as usize;
+/// Each colour channel of the [`SIDE`]-pixel square of `img` at `(x0, y0)` shifted to mean
+/// 0 and scaled to length 1; `None` for a flat channel (nothing there to correlate).
+fn standardised(img: &RgbImage, x0: u32, y0: u32) -> [Option<Vec<f32>>; 3] {
+    let n = (SIDE * SIDE) as usize;
     [0, 1, 2].map(|ch| {
-        let mut values: Vec<f32> = img.pixels().map(|p| f32::from(p.0[ch])).collect();
+        let mut values: Vec<f32> = (y0..y0 + SIDE)
+            .flat_map(|y| (x0..x0 + SIDE).map(move |x| f32::from(img.get_pixel(x, y).0[ch])))
+            .collect();
         let mean = values.iter().sum::<f32>() / n as f32;
         values.iter_mut().for_each(|x| *x -= mean);
         let norm = values.iter().map(|x| x * x).sum::<f32>().sqrt();

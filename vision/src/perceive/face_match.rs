@@ -421,34 +421,24 @@ pub fn drop_unlike(
     if looks.is_empty() {
         return;
     }
-    let weak_units: Vec<usize> = (0..pieces.len())
-        .filter(|&i| {
-            let p = &pieces[i];
-            p.class == PieceClass::Card
-                && p.similarity < UNLIKE_BELOW
-                && p.id
-                    .as_deref()
-                    .and_then(|id| catalogue.card(id))
-                    .is_some_and(|c| c.kind.is_unit())
-        })
-        .collect();
-    let unlike = super::par::map(&weak_units, |&i| {
-        let p = &pieces[i];
-        let id = p.id.as_deref().unwrap_or_default();
-        looks
-            .best(frame, &p.corners, |face| face == id)
-            .is_some_and(|m| m.likeness < UNLIKE)
+    let weak_unit = |p: &Piece| {
+        p.class == PieceClass::Card
+            && p.similarity < UNLIKE_BELOW
+            && p.id
+                .as_deref()
+                .and_then(|id| catalogue.card(id))
+                .is_some_and(|c| c.kind.is_unit())
+    };
+    let unlike = super::par::map(pieces, |p| {
+        weak_unit(p) && {
+            let id = p.id.as_deref().unwrap_or_default();
+            looks
+                .best(frame, &p.corners, |face| face == id)
+                .is_some_and(|m| m.likeness < UNLIKE)
+        }
     });
-    let gone: Vec<usize> = weak_units
-        .into_iter()
-        .zip(unlike)
-        .filter_map(|(i, unlike)| unlike.then_some(i))
-        .collect();
-    let mut k = 0;
-    pieces.retain(|_| {
-        k += 1;
-        !gone.contains(&(k - 1))
-    });
+    let mut k = unlike.into_iter();
+    pieces.retain(|_| !k.next().unwrap_or(false));
 }
 
 /// The module whose strip the strip at `corners` (as the strip finder placed it beside
