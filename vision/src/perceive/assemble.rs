@@ -258,6 +258,19 @@ pub fn look_other_way(
 /// as much as turning every piece, for some 1 ms more a frame rather than 7.
 const SURE_SMALL_MARGIN: f32 = 0.1;
 
+/// The lead over the runner-up from which a module strip is named on its first crop alone;
+/// below it (or when it is too close to call), the strip is cut four more times, moved by
+/// [`STRIP_MOVE`], and named by its mean similarities over the five crops. The module
+/// strips differ in a few marks, and a strip finder's corners a few pixels off decide
+/// between them. Chosen on validation scenes (`models/strips.md`): 0.2 and every strip gave
+/// the same layouts.
+const SURE_STRIP_MARGIN: f32 = 0.1;
+
+/// How far a strip is moved for its second look, as a share of its width, across and
+/// along. Chosen on validation scenes (`models/strips.md`): 0.05, 0.1, 0.15 and 0.2 gave
+/// 410, 412, 413 and 408 layouts exact of 480.
+const STRIP_MOVE: f32 = 0.1;
+
 /// What [`read_on_cards`] reads with: the networks, the player's gallery, and the pictures
 /// of the print on their cards ([`super::print::print_looks`] of the gallery's print).
 #[derive(Debug, Clone, Copy)]
@@ -451,6 +464,24 @@ pub fn read_on_cards(
         );
         ids[i] = name(&extra[i], &sims[i]);
     }
+    // A strip named with a small lead, or kept as too close to call, is cut again a little
+    // off where the strip finder put it, and named by its mean similarities over the crops.
+    let unsure_strips: Vec<usize> = (0..extra.len())
+        .filter(|&i| extra[i].class == PieceClass::Strip)
+        .filter(|&i| ids[i].score >= extra[i].bar && ids[i].margin < SURE_STRIP_MARGIN)
+        .collect();
+    let moved: Vec<RgbImage> = par::map(&unsure_strips, |&i| {
+        strip_moves(&extra[i].corners, STRIP_MOVE).map(|q| crop(frame, PieceClass::Strip, &q))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    let more = embedder.embed(PieceClass::Strip, &moved)?;
+    for (&i, four) in unsure_strips.iter().zip(more.chunks(4)) {
+        let five: Vec<&[f32; DIM]> = std::iter::once(&embeddings[i]).chain(four).collect();
+        sims[i] = gallery.mean_similarities(PieceClass::Strip, &five);
+        ids[i] = name(&extra[i], &sims[i]);
+    }
     // A strip kept as too close to call between modules is compared with their strips (it
     // keeps its best similarity, which cleared its bar).
     for ((b, id), sims) in extra.iter().zip(&mut ids).zip(&sims) {
@@ -527,6 +558,28 @@ pub fn read_on_cards(
     }
     drop_repeats(pieces, first_new);
     Ok(())
+}
+
+/// The strip at `corners` (inner top, outer top, outer bottom, inner bottom) moved by
+/// `share` of its width, across and along, each way.
+fn strip_moves(corners: &[[f32; 2]; 4], share: f32) -> [[[f32; 2]; 4]; 4] {
+    let across = [corners[1][0] - corners[0][0], corners[1][1] - corners[0][1]];
+    let along = [corners[3][0] - corners[0][0], corners[3][1] - corners[0][1]];
+    let moved = |a: f32, l: f32| {
+        corners.map(|p| {
+            [
+                p[0] + a * across[0] + l * along[0],
+                p[1] + a * across[1] + l * along[1],
+            ]
+        })
+    };
+    let l = share * across[0].hypot(across[1]) / along[0].hypot(along[1]).max(1.0);
+    [
+        moved(share, 0.0),
+        moved(-share, 0.0),
+        moved(0.0, l),
+        moved(0.0, -l),
+    ]
 }
 
 /// Drops a token or marker found twice: where cards overlap, the crop of each card shows
@@ -879,6 +932,33 @@ pub fn token_of(id: &str) -> Option<Token> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_strip_is_moved_across_and_along_by_its_own_width() {
+        // A strip 20 wide and 100 long, turned a quarter (its width runs down the frame).
+        let strip = [[50.0, 10.0], [50.0, 30.0], [-50.0, 30.0], [-50.0, 10.0]];
+        let moves = strip_moves(&strip, 0.1);
+        let shift = |q: &[[f32; 2]; 4]| {
+            let d: Vec<[f32; 2]> = q
+                .iter()
+                .zip(&strip)
+                .map(|(a, b)| [a[0] - b[0], a[1] - b[1]])
+                .collect();
+            // Every corner moves alike: the strip keeps its shape.
+            assert!(d
+                .iter()
+                .all(|e| (e[0] - d[0][0]).abs() < 1e-4 && (e[1] - d[0][1]).abs() < 1e-4));
+            d[0]
+        };
+        let shifts: Vec<[f32; 2]> = moves.iter().map(shift).collect();
+        let near =
+            |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).abs() < 1e-4 && (a[1] - b[1]).abs() < 1e-4;
+        // 2 pixels (a tenth of its width) outwards and inwards, then along it each way.
+        assert!(near(shifts[0], [0.0, 2.0]), "{shifts:?}");
+        assert!(near(shifts[1], [0.0, -2.0]), "{shifts:?}");
+        assert!(near(shifts[2], [-2.0, 0.0]), "{shifts:?}");
+        assert!(near(shifts[3], [2.0, 0.0]), "{shifts:?}");
+    }
 
     #[test]
     fn markers_fit_cities_and_tokens_fit_units() {
