@@ -309,6 +309,11 @@ impl Analyzer {
             assemble::identify_cards(frame, &detections, &self.embedder, &self.gallery)?;
         // A face-down card (a deck, a hand) shows a card back the player enrolled.
         assemble::drop_backs(&mut pieces, self.gallery.thresholds.card_back);
+        // A card named by a small lead, cut a little off four more times and named by the
+        // mean. On validation layouts exact 412 -> 419 of 480 (units missed in 28 -> 22
+        // scenes, a unit invented in 14 -> 11); recast 390 either way; held out 160 -> 161
+        // of 210.
+        assemble::look_moved(frame, &mut pieces, &self.embedder, &self.gallery)?;
         let first = Instant::now();
         // Naming by place first, so that a card named as a face its place rules out (a
         // one-shot card in a column, a unit of the other side) is looked at again too. On
