@@ -190,14 +190,8 @@ pub fn look_moved(
                 .is_some_and(|(_, _, lead)| lead < SURE_CARD_LEAD)
         })
         .collect();
-    let moved: Vec<RgbImage> = par::map(&unsure, |&i| {
-        quad_moves(&pieces[i].corners, CARD_MOVE).map(|q| crop(frame, PieceClass::Card, &q))
-    })
-    .into_iter()
-    .flatten()
-    .collect();
-    let classes = vec![PieceClass::Card; moved.len()];
-    let more = embedder.embed_classes(&classes, &moved)?;
+    let quads: Vec<[[f32; 2]; 4]> = unsure.iter().map(|&i| pieces[i].corners).collect();
+    let more = embed_moved(frame, PieceClass::Card, &quads, CARD_MOVE, embedder)?;
     for (&i, four) in unsure.iter().zip(more.chunks(4)) {
         let p = &mut pieces[i];
         let mut sums = p.similarities.clone();
@@ -531,13 +525,8 @@ pub fn read_on_cards(
         .filter(|&i| extra[i].class == PieceClass::Strip)
         .filter(|&i| ids[i].score >= extra[i].bar && ids[i].margin < SURE_STRIP_MARGIN)
         .collect();
-    let moved: Vec<RgbImage> = par::map(&unsure_strips, |&i| {
-        quad_moves(&extra[i].corners, STRIP_MOVE).map(|q| crop(frame, PieceClass::Strip, &q))
-    })
-    .into_iter()
-    .flatten()
-    .collect();
-    let more = embedder.embed(PieceClass::Strip, &moved)?;
+    let quads: Vec<[[f32; 2]; 4]> = unsure_strips.iter().map(|&i| extra[i].corners).collect();
+    let more = embed_moved(frame, PieceClass::Strip, &quads, STRIP_MOVE, embedder)?;
     for (&i, four) in unsure_strips.iter().zip(more.chunks(4)) {
         let five: Vec<&[f32; DIM]> = std::iter::once(&embeddings[i]).chain(four).collect();
         sims[i] = gallery.mean_similarities(PieceClass::Strip, &five);
@@ -619,6 +608,24 @@ pub fn read_on_cards(
     }
     drop_repeats(pieces, first_new);
     Ok(())
+}
+
+/// The embeddings of pieces of `class` at each of `quads` moved as [`quad_moves`] moves
+/// them: four for each quad, in order.
+fn embed_moved(
+    frame: &RgbImage,
+    class: PieceClass,
+    quads: &[[[f32; 2]; 4]],
+    share: f32,
+    embedder: &Embedder,
+) -> Result<Vec<[f32; DIM]>, VisionError> {
+    let crops: Vec<RgbImage> = par::map(quads, |q| {
+        quad_moves(q, share).map(|moved| crop(frame, class, &moved))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    embedder.embed(class, &crops)
 }
 
 /// The quad at `corners` moved by `share` of its first side's length (a strip's width: inner
