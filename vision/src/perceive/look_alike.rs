@@ -423,13 +423,13 @@ pub fn settle(
         let winner = match (&p.id, by_colour) {
             (Some(named), Some((w, lead))) if *named != w && lead >= thresholds.hue_overrule => w,
             (Some(_), _) => continue,
+            // A hue that leads clearly is believed before the glyph.
+            (None, Some((w, lead))) if lead >= thresholds.hue_overrule => w,
             (None, by_colour) => {
                 let by_glyph = look_alikes
                     .tell_apart(frame, &p.corners, &a, &b)
                     .filter(|(_, lead)| *lead >= thresholds.look_alike);
                 match (by_colour, by_glyph) {
-                    // A hue that leads clearly is believed before the glyph.
-                    (Some((w, lead)), _) if lead >= thresholds.hue_overrule => w,
                     // A hue that only leans one way gives way to a glyph that is clear the
                     // other way (a light the frame's cards did not show right).
                     (Some((w, lead)), glyph) if lead >= thresholds.hue_lead => match glyph {
