@@ -192,10 +192,10 @@ pub fn look_moved(
         .collect();
     let quads: Vec<[[f32; 2]; 4]> = unsure.iter().map(|&i| pieces[i].corners).collect();
     let more = embed_moved(frame, PieceClass::Card, &quads, CARD_MOVE, embedder)?;
-    for (&i, four) in unsure.iter().zip(more.chunks(4)) {
+    for (&i, moved) in unsure.iter().zip(more.chunks(MOVES)) {
         let p = &mut pieces[i];
         let mut sums = p.similarities.clone();
-        for e in four {
+        for e in moved {
             for (sum, (_, s)) in sums
                 .iter_mut()
                 .zip(gallery.similarities(PieceClass::Card, e))
@@ -204,7 +204,7 @@ pub fn look_moved(
             }
         }
         for sum in &mut sums {
-            sum.1 /= 5.0;
+            sum.1 /= (MOVES + 1) as f32;
         }
         let id = gallery.name_among(PieceClass::Card, &sums, |_| true);
         p.similarities = sums;
@@ -527,9 +527,9 @@ pub fn read_on_cards(
         .collect();
     let quads: Vec<[[f32; 2]; 4]> = unsure_strips.iter().map(|&i| extra[i].corners).collect();
     let more = embed_moved(frame, PieceClass::Strip, &quads, STRIP_MOVE, embedder)?;
-    for (&i, four) in unsure_strips.iter().zip(more.chunks(4)) {
-        let five: Vec<&[f32; DIM]> = std::iter::once(&embeddings[i]).chain(four).collect();
-        sims[i] = gallery.mean_similarities(PieceClass::Strip, &five);
+    for (&i, moved) in unsure_strips.iter().zip(more.chunks(MOVES)) {
+        let all: Vec<&[f32; DIM]> = std::iter::once(&embeddings[i]).chain(moved).collect();
+        sims[i] = gallery.mean_similarities(PieceClass::Strip, &all);
         ids[i] = name(&extra[i], &sims[i]);
     }
     // A strip kept as too close to call between modules is compared with their strips (it
@@ -610,8 +610,11 @@ pub fn read_on_cards(
     Ok(())
 }
 
+/// How many moved quads [`quad_moves`] gives.
+const MOVES: usize = 4;
+
 /// The embeddings of pieces of `class` at each of `quads` moved as [`quad_moves`] moves
-/// them: four for each quad, in order.
+/// them: [`MOVES`] for each quad, in order.
 fn embed_moved(
     frame: &RgbImage,
     class: PieceClass,
@@ -630,8 +633,8 @@ fn embed_moved(
 
 /// The quad at `corners` moved by `share` of its first side's length (a strip's width: inner
 /// top to outer top; a card's width: top left to top right), along that side and along the
-/// next, each way: four quads of its shape.
-fn quad_moves(corners: &[[f32; 2]; 4], share: f32) -> [[[f32; 2]; 4]; 4] {
+/// next, each way: [`MOVES`] quads of its shape.
+fn quad_moves(corners: &[[f32; 2]; 4], share: f32) -> [[[f32; 2]; 4]; MOVES] {
     let across = [corners[1][0] - corners[0][0], corners[1][1] - corners[0][1]];
     let along = [corners[3][0] - corners[0][0], corners[3][1] - corners[0][1]];
     let moved = |a: f32, l: f32| {
