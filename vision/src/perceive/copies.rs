@@ -41,18 +41,24 @@ pub fn limit(catalogue: &Catalogue, pieces: &mut [Piece]) {
             named.entry(id.clone()).or_default().push(i);
         }
     }
-    for (id, mut at) in named {
+    for (id, at) in named {
         let Some(copies) = copies_of(catalogue, pieces[at[0]].class, &id) else {
             continue;
         };
-        if at.len() <= copies {
-            continue;
-        }
-        at.sort_by(|&a, &b| pieces[b].similarity.total_cmp(&pieces[a].similarity));
-        for &i in &at[copies..] {
+        for i in beyond_copies(at, copies, |i| pieces[i].similarity) {
             pieces[i].id = None;
         }
     }
+}
+
+/// Of the pieces at `at`, all named one thing the table can show `copies` of, those beyond
+/// the `copies` most `alike` (empty where they are not too many).
+fn beyond_copies(mut at: Vec<usize>, copies: usize, alike: impl Fn(usize) -> f32) -> Vec<usize> {
+    if at.len() <= copies {
+        return Vec::new();
+    }
+    at.sort_by(|&a, &b| alike(b).total_cmp(&alike(a)));
+    at.split_off(copies)
 }
 
 /// How many pieces of `class` are named each id.
@@ -156,15 +162,11 @@ fn give_up_surplus(
             .find(|(id, _)| id == m)
             .map_or(f32::NEG_INFINITY, |&(_, s)| s)
     };
-    for (module, mut at) in named {
+    for (module, at) in named {
         let Some(copies) = copies_of(catalogue, PieceClass::Strip, &module) else {
             continue;
         };
-        if at.len() <= copies {
-            continue;
-        }
-        at.sort_by(|&a, &b| like(b, &module).total_cmp(&like(a, &module)));
-        for &i in &at[copies..] {
+        for i in beyond_copies(at, copies, |i| like(i, &module)) {
             ids[i].id = None;
         }
     }
@@ -253,17 +255,20 @@ mod tests {
         );
     }
 
+    /// A strip's similarities: `d` to the Destruction module, `a` to the Annihilation
+    /// module, 0.3 to the Combat module.
+    fn sims(d: f32, a: f32) -> Vec<(String, f32)> {
+        vec![
+            ("destruction_module".to_string(), d),
+            ("annihilation_module".to_string(), a),
+            ("combat_module".to_string(), 0.3),
+        ]
+    }
+
     #[test]
     fn a_strip_too_close_to_call_is_the_module_whose_copies_are_not_all_shown() {
         let cat = Catalogue::bundled();
         let gallery = Gallery::default();
-        let sims = |d: f32, a: f32| {
-            vec![
-                ("destruction_module".to_string(), d),
-                ("annihilation_module".to_string(), a),
-                ("combat_module".to_string(), 0.3),
-            ]
-        };
         let named = |id: &str, s: f32| Identity {
             id: Some(id.into()),
             score: s,
@@ -296,13 +301,6 @@ mod tests {
     fn a_strip_named_a_module_beyond_its_copies_gives_it_up_to_the_likest_and_takes_the_next() {
         let cat = Catalogue::bundled();
         let gallery = Gallery::default();
-        let sims = |d: f32, a: f32| {
-            vec![
-                ("destruction_module".to_string(), d),
-                ("annihilation_module".to_string(), a),
-                ("combat_module".to_string(), 0.3),
-            ]
-        };
         // Both named Destruction (the deck has one); the second is the less like it, though
         // its best similarity (its score) is the higher: it is the one renamed.
         let all_sims = vec![sims(0.8, 0.4), sims(0.75, 0.9)];

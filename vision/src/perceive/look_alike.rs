@@ -258,23 +258,7 @@ impl LookAlikes {
         b: &str,
         light: &Light,
     ) -> Option<(String, f32)> {
-        let of = |id: &str| of_component(&self.colours, id).map(|c| opponent(*c));
-        let (oa, ob) = (of(a)?, of(b)?);
-        let least = chroma(oa).min(chroma(ob));
-        if least < MIN_CHROMA {
-            return None;
-        }
-        let gap = hue_distance(oa, ob);
-        if gap < MIN_HUE_GAP {
-            return None;
-        }
-        let base = (WINDOW - PICTURE_SIDE) / 2;
-        let seen = opponent(light.undo(disc_mean(&window(frame, corners), &self.disc, base, base)));
-        if chroma(seen) < least * SPOT_CHROMA {
-            return None;
-        }
-        let (da, db) = (hue_distance(seen, oa), hue_distance(seen, ob));
-        Some(verdict(a, b, (db - da) / gap))
+        self.by_hue(frame, corners, [a, b], light, MIN_CHROMA, SPOT_CHROMA)
     }
 
     /// Which of components `a` and `b` the small piece at `corners` is nearer in hue, however
@@ -290,18 +274,43 @@ impl LookAlikes {
         b: &str,
         light: &Light,
     ) -> Option<String> {
+        self.by_hue(frame, corners, [a, b], light, LEANING_CHROMA, 0.0)
+            .map(|(w, _)| w)
+    }
+
+    /// The hue verdict of [`LookAlikes::tell_apart_by_colour`], where both pictures show a
+    /// chroma of `least` or more and the spot `spot_share` of the less coloured one's (and
+    /// some colour at all).
+    fn by_hue(
+        &self,
+        frame: &RgbImage,
+        corners: &[[f32; 2]; 4],
+        [a, b]: [&str; 2],
+        light: &Light,
+        least: f32,
+        spot_share: f32,
+    ) -> Option<(String, f32)> {
         let of = |id: &str| of_component(&self.colours, id).map(|c| opponent(*c));
         let (oa, ob) = (of(a)?, of(b)?);
-        if chroma(oa).min(chroma(ob)) < LEANING_CHROMA || hue_distance(oa, ob) < MIN_HUE_GAP {
+        let pictures = chroma(oa).min(chroma(ob));
+        let gap = hue_distance(oa, ob);
+        if pictures < least || gap < MIN_HUE_GAP {
             return None;
         }
-        let base = (WINDOW - PICTURE_SIDE) / 2;
-        let seen = opponent(light.undo(disc_mean(&window(frame, corners), &self.disc, base, base)));
-        if chroma(seen) == 0.0 {
+        let seen = self.spot_colour(frame, corners, light);
+        let spot = chroma(seen);
+        if spot < pictures * spot_share || spot == 0.0 {
             return None;
         }
         let (da, db) = (hue_distance(seen, oa), hue_distance(seen, ob));
-        Some(if da <= db { a } else { b }.to_string())
+        Some(verdict(a, b, (db - da) / gap))
+    }
+
+    /// The opponent colour of the disc of the small piece at `corners`, under the frame's
+    /// `light` undone.
+    fn spot_colour(&self, frame: &RgbImage, corners: &[[f32; 2]; 4], light: &Light) -> [f32; 2] {
+        let base = (WINDOW - PICTURE_SIDE) / 2;
+        opponent(light.undo(disc_mean(&window(frame, corners), &self.disc, base, base)))
     }
 
     /// Whether both the hue, however faint ([`LookAlikes::hue_leaning`]), and the glyph
