@@ -46,8 +46,13 @@ const HUE_OVERRULE: f32 = 0.5;
 const FACE_MATCH: f32 = 0.45;
 /// The default of [`Thresholds::face_match_lead`].
 const FACE_MATCH_LEAD: f32 = 0.03;
-/// The default of [`Thresholds::face_check_margin`].
-const FACE_CHECK_MARGIN: f32 = 0.2;
+/// The default of [`Thresholds::face_check_margin`]. It was 0.2 (`models/embedder.md`); with
+/// the stages since, on validation scenes (seeds 12 / 11 / 13, decks 1, 2 and 5 to 8)
+/// layouts exact were 429 of 480 at 0.2 and 430 from 0.25 to 0.4 (a Hornet of deck 2 named
+/// Hunter by a small lead, renamed right; cards named wrong 8 -> 7); held out (seeds 7 / 0,
+/// decks 3 / 4) 165 of 210 and recast under coloured light 395 of 480 either way. The
+/// lowest of the plateau is kept: the fewest cards compared.
+const FACE_CHECK_MARGIN: f32 = 0.25;
 /// The default of [`Thresholds::face_overrule`].
 const FACE_OVERRULE: f32 = 0.5;
 /// The default of [`Thresholds::face_overrule_lead`].
