@@ -258,7 +258,8 @@ impl LookAlikes {
         b: &str,
         light: &Light,
     ) -> Option<(String, f32)> {
-        self.by_hue(frame, corners, [a, b], light, MIN_CHROMA, SPOT_CHROMA)
+        let seen = self.spot_colour(frame, corners, light);
+        self.by_hue(seen, [a, b], MIN_CHROMA, SPOT_CHROMA)
     }
 
     /// Which of components `a` and `b` the small piece at `corners` is nearer in hue, however
@@ -274,19 +275,18 @@ impl LookAlikes {
         b: &str,
         light: &Light,
     ) -> Option<String> {
-        self.by_hue(frame, corners, [a, b], light, LEANING_CHROMA, 0.0)
+        let seen = self.spot_colour(frame, corners, light);
+        self.by_hue(seen, [a, b], LEANING_CHROMA, 0.0)
             .map(|(w, _)| w)
     }
 
-    /// The hue verdict of [`LookAlikes::tell_apart_by_colour`], where both pictures show a
-    /// chroma of `least` or more and the spot `spot_share` of the less coloured one's (and
-    /// some colour at all).
+    /// The hue verdict of [`LookAlikes::tell_apart_by_colour`] on a spot of colour `seen`
+    /// ([`LookAlikes::spot_colour`]), where both pictures show a chroma of `least` or more
+    /// and the spot `spot_share` of the less coloured one's (and some colour at all).
     fn by_hue(
         &self,
-        frame: &RgbImage,
-        corners: &[[f32; 2]; 4],
+        seen: [f32; 2],
         [a, b]: [&str; 2],
-        light: &Light,
         least: f32,
         spot_share: f32,
     ) -> Option<(String, f32)> {
@@ -297,7 +297,6 @@ impl LookAlikes {
         if pictures < least || gap < MIN_HUE_GAP {
             return None;
         }
-        let seen = self.spot_colour(frame, corners, light);
         let spot = chroma(seen);
         if spot < pictures * spot_share || spot == 0.0 {
             return None;
@@ -325,10 +324,22 @@ impl LookAlikes {
         w: &str,
         light: &Light,
     ) -> bool {
-        self.hue_leaning(frame, corners, a, b, light).as_deref() == Some(w)
-            && self
-                .tell_apart(frame, corners, a, b)
-                .is_some_and(|(g, lead)| g == w && lead >= SECONDED_GLYPH)
+        let seen = self.spot_colour(frame, corners, light);
+        self.seconds(seen, [a, b], w, || self.tell_apart(frame, corners, a, b))
+    }
+
+    /// [`LookAlikes::seconded`] for a spot of colour `seen`, with its `glyph` verdict
+    /// ([`LookAlikes::tell_apart`]) asked for only where the hue leans to `w`.
+    fn seconds(
+        &self,
+        seen: [f32; 2],
+        pair: [&str; 2],
+        w: &str,
+        glyph: impl FnOnce() -> Option<(String, f32)>,
+    ) -> bool {
+        self.by_hue(seen, pair, LEANING_CHROMA, 0.0)
+            .is_some_and(|(h, _)| h == w)
+            && glyph().is_some_and(|(g, lead)| g == w && lead >= SECONDED_GLYPH)
     }
 
     /// Whether any picture is held.
@@ -503,16 +514,18 @@ pub fn settle(
         let Some([(a, sa), (b, sb)]) = top_two(&p.similarities) else {
             continue;
         };
-        let by_colour = look_alikes.tell_apart_by_colour(frame, &p.corners, &a, &b, light);
+        // The spot's colour is read once; the glyph (24 turns at every shift) only where
+        // it is asked for.
+        let pair = [a.as_str(), b.as_str()];
+        let seen = look_alikes.spot_colour(frame, &p.corners, light);
+        let glyph = || look_alikes.tell_apart(frame, &p.corners, &a, &b);
+        let by_colour = look_alikes.by_hue(seen, pair, MIN_CHROMA, SPOT_CHROMA);
         let winner = match (&p.id, by_colour) {
             (Some(named), Some((w, lead))) if *named != w && lead >= thresholds.hue_overrule => w,
             // The embedder's name gives way where hue and glyph both take it for the other.
             (Some(named), _) => {
                 let other = if *named == a { &b } else { &a };
-                let pair = [a.as_str(), b.as_str()];
-                if *named != a && *named != b
-                    || !look_alikes.seconded(frame, &p.corners, pair, other, light)
-                {
+                if *named != a && *named != b || !look_alikes.seconds(seen, pair, other, glyph) {
                     continue;
                 }
                 other.clone()
@@ -520,8 +533,9 @@ pub fn settle(
             // A hue that leads clearly is believed before the glyph.
             (None, Some((w, lead))) if lead >= thresholds.hue_overrule => w,
             (None, by_colour) => {
-                let by_glyph = look_alikes
-                    .tell_apart(frame, &p.corners, &a, &b)
+                let glyph = glyph();
+                let by_glyph = glyph
+                    .clone()
                     .filter(|(_, lead)| *lead >= thresholds.look_alike);
                 match (by_colour, by_glyph) {
                     // A hue that only leans one way gives way to a glyph that is clear the
@@ -533,10 +547,9 @@ pub fn settle(
                     (_, Some((g, _))) => g,
                     // Neither clear: named where both lean the same way.
                     _ => {
-                        let pair = [a.as_str(), b.as_str()];
                         match pair
                             .into_iter()
-                            .find(|w| look_alikes.seconded(frame, &p.corners, pair, w, light))
+                            .find(|w| look_alikes.seconds(seen, pair, w, || glyph.clone()))
                         {
                             Some(w) => w.to_string(),
                             None => continue,
