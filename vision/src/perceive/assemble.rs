@@ -378,7 +378,9 @@ pub struct OnCards<'a> {
 /// clearly as [`ART_SURE`] ([`super::art`]): no piece lies there, the finder saw the card.
 /// And a token on a unit named under its bar, but by less than [`RESCUE_BELOW`], that looks
 /// unlike the unit's art there (under [`NOT_ART`]) is kept: something lies there, and a
-/// small or blurred token matches its enrolled picture only weakly.
+/// small or blurred token matches its enrolled picture only weakly; but not one the token
+/// finder's first look saw only under its least peak ([`super::tokens::Spot::raised`]): on
+/// the recast validation sets two such spots, where no token lay, were kept so.
 pub fn read_on_cards(
     catalogue: &Catalogue,
     frame: &RgbImage,
@@ -433,6 +435,7 @@ pub fn read_on_cards(
             bar,
             on_city: false,
             faint: false,
+            raised: false,
         });
     }
     let corners: Vec<[[f32; 2]; 4]> = named.iter().map(|p| p.corners).collect();
@@ -474,6 +477,7 @@ pub fn read_on_cards(
                 },
                 on_city,
                 faint,
+                raised: spot.raised,
             });
         }
     }
@@ -558,6 +562,7 @@ pub fn read_on_cards(
             bar,
             on_city,
             faint,
+            raised,
         } = b;
         let mut id = id;
         // How like the art of the units it lies on a token or marker is, where it lies.
@@ -566,7 +571,8 @@ pub fn read_on_cards(
             && !on_city
             && id.score < bar
             && id.score >= bar - RESCUE_BELOW
-            && token_of(&id.best).is_some();
+            && token_of(&id.best).is_some()
+            && !raised;
         let art_here = if near_bar || (small && id.score >= bar) {
             unit_faces
                 .iter()
@@ -720,6 +726,9 @@ struct Beside {
     /// Whether the token finder saw it only faintly: then it is kept only if named, at
     /// its own bar.
     faint: bool,
+    /// Whether the token finder's first look saw it only under its least peak
+    /// ([`super::tokens::Spot::raised`]): then it is not kept under its bar.
+    raised: bool,
 }
 
 /// Whether a small piece can lie on a card: markers on a city, tokens on a unit.
