@@ -11,7 +11,7 @@
 //!   [`ON_TOP_FROM`]); a marker belongs to the city card under it.
 //! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
 
-use super::art::{FaceArt, ART_SURE, NOT_ART, RESCUE_BELOW};
+use super::art::{art_bar, FaceArt, NOT_ART, RESCUE_BELOW};
 use super::detect::{Detection, PieceClass};
 use super::face_match::{name_strip, FaceLooks};
 use super::identify::{crop, quarter_turns, Embedder, Gallery, Identity, Thresholds, DIM};
@@ -375,7 +375,9 @@ pub struct OnCards<'a> {
 /// the same bar ([`super::print::print_likeness`]); one that looks like the print of a
 /// unit it lies on as clearly as [`PRINT_SURE`] is left out. So is a token or marker,
 /// however well named, that looks like the art of a unit it lies on, where it lies, as
-/// clearly as [`ART_SURE`] ([`super::art`]): no piece lies there, the finder saw the card.
+/// clearly as [`super::art::ART_SURE`] ([`super::art`]): no piece lies there, the finder saw
+/// the card; and one named barely over its bar that looks like it fairly
+/// ([`art_bar`]).
 /// And a token on a unit named under its bar, but by less than [`RESCUE_BELOW`], that looks
 /// unlike the unit's art there (under [`NOT_ART`]) is kept: something lies there, and a
 /// small or blurred token matches its enrolled picture only weakly; but not one the token
@@ -594,8 +596,9 @@ pub fn read_on_cards(
         if (id.score < bar && !rescued) || (faint && id.id.is_none()) {
             continue;
         }
-        // The art of a unit it lies on, seen clearly enough: not a piece at all.
-        if art_here.is_some_and(|l| l >= ART_SURE) {
+        // The art of a unit it lies on, seen clearly enough, or fairly where the piece is
+        // named barely: not a piece at all.
+        if art_here.is_some_and(|l| l >= art_bar(id.score, bar)) {
             continue;
         }
         pieces.push(Piece {
