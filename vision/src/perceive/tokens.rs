@@ -22,7 +22,7 @@
 //!
 //! **Under the least peak.** Some real tokens the first look sees only under
 //! [`LEAST_PEAK`], where it reports nothing, while the second look sees them clearly (a
-//! disable token on deck 7's Hunter: under 0.2 on the quad found, 0.54 on the quad shrunk).
+//! disable token on deck 7's Hunter: under 0.2 on the quad found, 0.54 on a second look).
 //! So the looks at the table report spots from [`CANDIDATE_PEAK`], each faint spot takes
 //! the highest peak any look gives it, and only then are the spots still under
 //! [`LEAST_PEAK`] dropped. A spot kept so is marked [`Spot::raised`].
