@@ -2,8 +2,14 @@
 //! whose truth is known: at the true corners of each unit, the spot of every token lying on
 //! it looks unlike the unit's face there (most of them clearly, under `NOT_ART`), and bare
 //! spots of the art of the last unit of a column (seen whole) mostly look like it. Scored on a deck no model trained on as well as
-//! the canonical one.
+//! the canonical one. Likewise a marker lying on a city never looks like the city's print it
+//! hides, while bare spots of the city's print mostly do.
 
+// Only `city_face` of the shared helpers is used here.
+#[allow(dead_code)]
+mod common;
+
+use common::city_face;
 use tablelens_engine::Catalogue;
 use tablelens_vision::perceive::art::{ArtPicture, FaceArt, ART_SURE, NOT_ART};
 use tablelens_vision::render::{all_faces, deck_style, Renderer, SceneOptions};
@@ -136,4 +142,86 @@ fn tokens_are_not_art_and_bare_art_is_on_the_canonical_deck() {
 #[test]
 fn tokens_are_not_art_and_bare_art_is_on_an_unseen_deck() {
     check(5);
+}
+
+/// Over twelve scenes of deck `deck`: (markers on a city whose spot matched the city's
+/// print, markers compared), (bare spots of a city's print that matched it, bare spots
+/// compared).
+fn city_score(deck: u64) -> ((usize, usize), (usize, usize)) {
+    let cat = Catalogue::bundled();
+    let style = deck_style(deck);
+    let pictures: Vec<ArtPicture> = all_faces(&cat, style)
+        .iter()
+        .filter(|(id, _)| cat.card(id).is_none())
+        .map(|(id, face)| ArtPicture::of(id, face))
+        .collect();
+    let art = FaceArt::new(&pictures);
+    let options = SceneOptions {
+        style_pool: vec![style],
+        ..SceneOptions::default()
+    };
+    let mut renderer = Renderer::new(&cat);
+    let (mut markers, mut bare) = ((0, 0), (0, 0));
+    for i in 0..12 {
+        let scene = renderer.render(37, i, &options);
+        for city in &scene.truth.cities {
+            let Some(card) = city.corners else { continue };
+            let face = city_face(city);
+            let marker_corners: Vec<Quad> = city.markers.iter().filter_map(|m| m.corners).collect();
+            for m in &marker_corners {
+                let spot = square(centre(m), side(m));
+                if let Some(l) = art.likeness(&scene.image, &face, &card, &spot) {
+                    markers.1 += 1;
+                    markers.0 += usize::from(l >= ART_SURE);
+                }
+            }
+            let marker_side = side(&card) * 18.0 / 63.0;
+            for (u, v) in [(0.3, 0.3), (0.7, 0.3), (0.5, 0.5), (0.3, 0.7), (0.7, 0.7)] {
+                let c = at(&card, u, v);
+                let clear = marker_corners.iter().all(|m| {
+                    let d = centre(m);
+                    (d[0] - c[0]).hypot(d[1] - c[1]) > 1.5 * marker_side
+                });
+                if !clear {
+                    continue;
+                }
+                let spot = square(c, marker_side);
+                if let Some(l) = art.likeness(&scene.image, &face, &card, &spot) {
+                    bare.1 += 1;
+                    bare.0 += usize::from(l >= ART_SURE);
+                }
+            }
+        }
+    }
+    (markers, bare)
+}
+
+fn check_cities(deck: u64) {
+    let ((markers_as_print, markers), (print_as_print, bare)) = city_score(deck);
+    eprintln!(
+        "deck {deck}: markers taken for the city's print {markers_as_print} of {markers}, \
+         bare print matched {print_as_print} of {bare}"
+    );
+    assert!(
+        markers >= 10 && bare >= 40,
+        "too few compared: {markers}, {bare}"
+    );
+    // A marker is never taken for the print it lies on, though that print is the place
+    // printed for it.
+    assert_eq!(markers_as_print, 0, "deck {deck}");
+    // Most bare print, seen at its true corners, is recognised as print.
+    assert!(
+        print_as_print * 10 >= bare * 6,
+        "deck {deck}: bare print matched {print_as_print} of {bare}"
+    );
+}
+
+#[test]
+fn markers_are_not_city_print_and_bare_print_is_on_the_canonical_deck() {
+    check_cities(0);
+}
+
+#[test]
+fn markers_are_not_city_print_and_bare_print_is_on_an_unseen_deck() {
+    check_cities(11);
 }

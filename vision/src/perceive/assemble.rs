@@ -374,9 +374,9 @@ pub struct OnCards<'a> {
 /// that print (`prints`, [`super::print::print_looks`] of the gallery's print), is held to
 /// the same bar ([`super::print::print_likeness`]); one that looks like the print of a
 /// unit it lies on as clearly as [`PRINT_SURE`] is left out. So is a token or marker,
-/// however well named, that looks like the art of a unit it lies on, where it lies, as
-/// clearly as [`super::art::ART_SURE`] ([`super::art`]): no piece lies there, the finder saw
-/// the card; and one named barely over its bar that looks like it fairly
+/// however well named, that looks like the art of a unit or city it lies on, where it lies,
+/// as clearly as [`super::art::ART_SURE`] ([`super::art`]): no piece lies there, the finder
+/// saw the card; and a token named barely over its bar that looks like it fairly
 /// ([`art_bar`]).
 /// And a token on a unit named under its bar, but by less than [`RESCUE_BELOW`], that looks
 /// unlike the unit's art there (under [`NOT_ART`]) is kept: something lies there, and a
@@ -417,10 +417,11 @@ pub fn read_on_cards(
         })
         .collect();
     let unit_corners: Vec<[[f32; 2]; 4]> = units.iter().map(|(p, _)| p.corners).collect();
-    // Each unit's face and corners, by which a spot that is its art is told apart.
-    let unit_faces: Vec<(String, [[f32; 2]; 4])> = units
+    // Each named card's face and corners, by which a spot that is its art is told apart
+    // (where the gallery has its art: units' and cities').
+    let art_faces: Vec<(String, [[f32; 2]; 4])> = named
         .iter()
-        .filter_map(|(p, _)| Some((p.id.clone()?, p.corners)))
+        .filter_map(|p| Some((p.id.clone()?, p.corners)))
         .collect();
     let mut extra: Vec<Beside> = Vec::new();
     for ((card, robot), strip) in units.iter().zip(strips.find(frame, &unit_corners)?) {
@@ -567,7 +568,7 @@ pub fn read_on_cards(
             raised,
         } = b;
         let mut id = id;
-        // How like the art of the units it lies on a token or marker is, where it lies.
+        // How like the art of the cards it lies on a token or marker is, where it lies.
         let small = class == PieceClass::Small;
         let near_bar = small
             && !on_city
@@ -576,7 +577,7 @@ pub fn read_on_cards(
             && token_of(&id.best).is_some()
             && !raised;
         let art_here = if near_bar || (small && id.score >= bar) {
-            unit_faces
+            art_faces
                 .iter()
                 .filter_map(|(id, quad)| art.likeness(frame, id, quad, &corners))
                 .max_by(f32::total_cmp)
@@ -596,9 +597,9 @@ pub fn read_on_cards(
         if (id.score < bar && !rescued) || (faint && id.id.is_none()) {
             continue;
         }
-        // The art of a unit it lies on, seen clearly enough, or fairly where the piece is
+        // The art of a card it lies on, seen clearly enough, or fairly where a token is
         // named barely: not a piece at all.
-        if art_here.is_some_and(|l| l >= art_bar(id.score, bar)) {
+        if art_here.is_some_and(|l| l >= art_bar(id.score, bar, on_city)) {
             continue;
         }
         pieces.push(Piece {

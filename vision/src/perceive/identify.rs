@@ -11,6 +11,7 @@ use super::par;
 use super::print::{read_print, PrintedSpots};
 use super::resample::{area_resize, rectify};
 use super::rough_views::{rough_views, ROUGH_VIEWS};
+use super::sides::is_city;
 use super::token_views::{token_views, TOKEN_VIEWS};
 use super::VisionError;
 use crate::perceive::detect::PieceClass;
@@ -347,9 +348,10 @@ pub struct Gallery {
     /// files, which then go without that check.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faces: Vec<FacePicture>,
-    /// The enrolled unit faces, large enough to see a token's worth of their art, by which
-    /// a spot that is a card's own art is told from a token lying on it
-    /// ([`super::art`]); absent in older files, which then go without that check.
+    /// The enrolled unit and city faces, large enough to see a token's worth of their art,
+    /// by which a spot that is a card's own art is told from a token or marker lying on it
+    /// ([`super::art`]); absent in older files, which then go without that check (city
+    /// faces are absent from files enrolled before they were kept).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub art: Vec<ArtPicture>,
     /// Pictures of the enrolled modules' strips, by which a strip too close to call
@@ -582,6 +584,11 @@ impl Gallery {
         }
         if self.art.is_empty() && has(&unit) {
             lacking.push("unit art pictures");
+        }
+        if !self.art.iter().any(|p| is_city(&p.id))
+            && has(&|e| e.class == PieceClass::Card && is_city(&e.id))
+        {
+            lacking.push("city art pictures");
         }
         if self.strips.is_empty() && has(&|e| e.class == PieceClass::Strip) {
             lacking.push("module strip pictures");
@@ -845,7 +852,7 @@ pub struct Extras {
     pub faces: Vec<FacePicture>,
     /// A picture of each module's strip ([`super::face_match::name_strip`]).
     pub strips: Vec<FacePicture>,
-    /// A larger picture of each unit face, for its art ([`super::art`]).
+    /// A larger picture of each unit and city face, for its art ([`super::art`]).
     pub art: Vec<ArtPicture>,
 }
 
@@ -875,8 +882,9 @@ pub fn extras_of(
         .iter()
         .map(|(id, img)| FacePicture::of(id, img))
         .collect();
-    let art = unit_faces
+    let art = cards
         .iter()
+        .filter(|(id, _)| catalogue.card(id).is_some_and(|c| c.kind.is_unit()) || is_city(id))
         .map(|(id, img)| ArtPicture::of(id, img))
         .collect();
     let strips = of_class(PieceClass::Strip)
@@ -1508,6 +1516,7 @@ mod tests {
         let embedder = Embedder::builtin().unwrap();
         let faces = vec![
             ("hornet".to_string(), picture()),
+            ("new_york".to_string(), picture()),
             ("token_plus1".to_string(), picture()),
             ("net_module".to_string(), picture()),
         ];
@@ -1526,14 +1535,26 @@ mod tests {
             "{note}"
         );
         assert!(note.contains("enrol"), "{note}");
-        assert_eq!(g.art.len(), 1);
+        // The art of the unit and of the city.
+        assert_eq!(g.art.len(), 2);
         assert!(g.art[0].image().is_ok_and(|a| a.dimensions() == (90, 126)));
+        // A gallery enrolled before cities' art was kept.
+        g.art.retain(|p| p.id == "hornet");
+        assert_eq!(
+            g.lacks(&cat),
+            [
+                "unit face pictures",
+                "city art pictures",
+                "module strip pictures"
+            ]
+        );
         g.art.clear();
         assert_eq!(
             g.lacks(&cat),
             [
                 "unit face pictures",
                 "unit art pictures",
+                "city art pictures",
                 "module strip pictures"
             ]
         );
