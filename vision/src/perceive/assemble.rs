@@ -11,7 +11,7 @@
 //!   [`ON_TOP_FROM`]); a marker belongs to the city card under it.
 //! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
 
-use super::art::{art_bar, FaceArt, NOT_ART, RESCUE_BELOW};
+use super::art::{art_bar, FaceArt, CITY_RESCUE_BELOW, NOT_ART, RESCUE_BELOW};
 use super::detect::{Detection, PieceClass};
 use super::face_match::{name_strip, FaceLooks};
 use super::identify::{crop, quarter_turns, Embedder, Gallery, Identity, Thresholds, DIM};
@@ -382,7 +382,10 @@ pub struct OnCards<'a> {
 /// unlike the unit's art there (under [`NOT_ART`]) is kept: something lies there, and a
 /// small or blurred token matches its enrolled picture only weakly; but not one the token
 /// finder's first look saw only under its least peak ([`super::tokens::Spot::raised`]): on
-/// the recast validation sets two such spots, where no token lay, were kept so.
+/// the recast validation sets two such spots, where no token lay, were kept so. Likewise a
+/// marker on a city named under its bar by less than [`CITY_RESCUE_BELOW`], with a clear
+/// name, that looks unlike the city's print there: a marker lying on its printed place is
+/// often named weakly ([`near_its_bar`]).
 pub fn read_on_cards(
     catalogue: &Catalogue,
     frame: &RgbImage,
@@ -568,14 +571,10 @@ pub fn read_on_cards(
             raised,
         } = b;
         let mut id = id;
-        // How like the art of the cards it lies on a token or marker is, where it lies.
         let small = class == PieceClass::Small;
-        let near_bar = small
-            && !on_city
-            && id.score < bar
-            && id.score >= bar - RESCUE_BELOW
-            && token_of(&id.best).is_some()
-            && !raised;
+        let near_bar =
+            small && near_its_bar(&id, bar, on_city, raised, gallery.thresholds.small_margin);
+        // How like the art of the cards it lies on a token or marker is, where it lies.
         let art_here = if near_bar || (small && id.score >= bar) {
             art_faces
                 .iter()
@@ -584,8 +583,9 @@ pub fn read_on_cards(
         } else {
             None
         };
-        // A token a little under its bar that is clearly not the art of its unit: something
-        // lies there, the token it is most like (when that leads clearly).
+        // A token or marker a little under its bar that is clearly not the art of its card:
+        // something lies there, the piece it is most like (when that leads clearly; a marker
+        // on a city only then).
         let rescued = near_bar && art_here.is_some_and(|l| l < NOT_ART);
         if rescued && id.margin >= gallery.thresholds.small_margin {
             id.id = Some(id.best.clone());
@@ -696,6 +696,25 @@ fn drop_repeats(pieces: &mut Vec<Piece>, from: usize) {
     }
     let mut k = keep.into_iter();
     pieces.retain(|_| k.next().unwrap_or(true));
+}
+
+/// Whether a token or marker named `id` under its bar `bar` is near enough to it to be kept
+/// where it looks unlike the card's art there ([`NOT_ART`]): a token on a unit named by
+/// less than [`RESCUE_BELOW`] under it, not one the token finder's first look saw only under
+/// its least peak (`raised`); a marker on a city (`on_city`) by less than
+/// [`CITY_RESCUE_BELOW`], leading by `least_margin` (a marker kept so is named, never left
+/// unknown).
+fn near_its_bar(id: &Identity, bar: f32, on_city: bool, raised: bool, least_margin: f32) -> bool {
+    if id.score >= bar {
+        return false;
+    }
+    if on_city {
+        id.score >= bar - CITY_RESCUE_BELOW
+            && token_of(&id.best).is_none()
+            && id.margin >= least_margin
+    } else {
+        id.score >= bar - RESCUE_BELOW && token_of(&id.best).is_some() && !raised
+    }
 }
 
 /// The least similarity a strip beside a unit needs to be read as its module, or `None`
@@ -1017,6 +1036,93 @@ pub fn token_of(id: &str) -> Option<Token> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn named_as(best: &str, score: f32, margin: f32) -> Identity {
+        Identity {
+            id: None,
+            score,
+            margin,
+            best: best.to_string(),
+        }
+    }
+
+    #[test]
+    fn tokens_and_markers_a_little_under_their_bar_may_be_kept() {
+        let m = 0.03;
+        // A token on a unit: within RESCUE_BELOW, and not raised.
+        assert!(near_its_bar(
+            &named_as("token_plus1", 0.3, 0.2),
+            0.4,
+            false,
+            false,
+            m
+        ));
+        assert!(!near_its_bar(
+            &named_as("token_plus1", 0.2, 0.2),
+            0.4,
+            false,
+            false,
+            m
+        ));
+        assert!(!near_its_bar(
+            &named_as("token_plus1", 0.3, 0.2),
+            0.4,
+            false,
+            true,
+            m
+        ));
+        // Over its bar it needs no rescue; a marker is not a token on a unit.
+        assert!(!near_its_bar(
+            &named_as("token_plus1", 0.5, 0.2),
+            0.4,
+            false,
+            false,
+            m
+        ));
+        assert!(!near_its_bar(
+            &named_as("marker_battle", 0.3, 0.2),
+            0.4,
+            false,
+            false,
+            m
+        ));
+        // A marker on a city: further under its bar, raised or not, but only named clearly.
+        assert!(near_its_bar(
+            &named_as("marker_battle", 0.53, 0.2),
+            0.7,
+            true,
+            false,
+            m
+        ));
+        assert!(near_its_bar(
+            &named_as("marker_battle", 0.53, 0.2),
+            0.7,
+            true,
+            true,
+            m
+        ));
+        assert!(!near_its_bar(
+            &named_as("marker_battle", 0.53, 0.01),
+            0.7,
+            true,
+            false,
+            m
+        ));
+        assert!(!near_its_bar(
+            &named_as("marker_battle", 0.45, 0.2),
+            0.7,
+            true,
+            false,
+            m
+        ));
+        assert!(!near_its_bar(
+            &named_as("token_plus1", 0.6, 0.2),
+            0.7,
+            true,
+            false,
+            m
+        ));
+    }
 
     #[test]
     fn a_strip_is_moved_across_and_along_by_its_own_width() {
