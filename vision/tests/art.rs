@@ -46,21 +46,56 @@ fn at(q: &Quad, u: f32, v: f32) -> [f32; 2] {
     lerp(lerp(q[0], q[1], u), lerp(q[3], q[2], u), v)
 }
 
-/// Over eight scenes of deck `deck`: (tokens whose spot matched their unit's art, tokens
-/// clearly unlike it, tokens), (bare spots of art that matched it, bare spots compared).
-fn score(deck: u64) -> ((usize, usize, usize), (usize, usize)) {
-    let cat = Catalogue::bundled();
+/// The art of deck `deck`'s faces whose ids `keep` takes, and options rendering that deck.
+fn deck_art(cat: &Catalogue, deck: u64, keep: impl Fn(&str) -> bool) -> (FaceArt, SceneOptions) {
     let style = deck_style(deck);
-    let pictures: Vec<ArtPicture> = all_faces(&cat, style)
+    let pictures: Vec<ArtPicture> = all_faces(cat, style)
         .iter()
-        .filter(|(id, _)| cat.card(id).is_some_and(|c| c.kind.is_unit()))
+        .filter(|(id, _)| keep(id))
         .map(|(id, face)| ArtPicture::of(id, face))
         .collect();
-    let art = FaceArt::new(&pictures);
     let options = SceneOptions {
         style_pool: vec![style],
         ..SceneOptions::default()
     };
+    (FaceArt::new(&pictures), options)
+}
+
+/// Adds to `bare` (matched, compared) the bare spots of face `face` lying at `card` in
+/// `image`, a piece's side across (`piece_side`), at five points of the card clear of every
+/// piece of `pieces` by one and a half sides: whether each looks like the face there.
+fn count_bare(
+    art: &FaceArt,
+    image: &image::RgbImage,
+    (face, card): (&str, &Quad),
+    pieces: &[Quad],
+    piece_side: f32,
+    bare: &mut (usize, usize),
+) {
+    for (u, v) in [(0.3, 0.3), (0.7, 0.3), (0.5, 0.5), (0.3, 0.7), (0.7, 0.7)] {
+        let c = at(card, u, v);
+        let clear = pieces.iter().all(|t| {
+            let d = centre(t);
+            (d[0] - c[0]).hypot(d[1] - c[1]) > 1.5 * piece_side
+        });
+        if !clear {
+            continue;
+        }
+        let spot = square(c, piece_side);
+        if let Some(l) = art.likeness(image, face, card, &spot) {
+            bare.1 += 1;
+            bare.0 += usize::from(l >= ART_SURE);
+        }
+    }
+}
+
+/// Over eight scenes of deck `deck`: (tokens whose spot matched their unit's art, tokens
+/// clearly unlike it, tokens), (bare spots of art that matched it, bare spots compared).
+fn score(deck: u64) -> ((usize, usize, usize), (usize, usize)) {
+    let cat = Catalogue::bundled();
+    let (art, options) = deck_art(&cat, deck, |id| {
+        cat.card(id).is_some_and(|c| c.kind.is_unit())
+    });
     let mut renderer = Renderer::new(&cat);
     let (mut tokens, mut bare) = ((0, 0, 0), (0, 0));
     for i in 0..8 {
@@ -88,21 +123,8 @@ fn score(deck: u64) -> ((usize, usize, usize), (usize, usize)) {
                     if k + 1 != column.len() {
                         continue;
                     }
-                    for (u, v) in [(0.3, 0.3), (0.7, 0.3), (0.5, 0.5), (0.3, 0.7), (0.7, 0.7)] {
-                        let c = at(&card, u, v);
-                        let clear = all_tokens.iter().all(|t| {
-                            let d = centre(t);
-                            (d[0] - c[0]).hypot(d[1] - c[1]) > 1.5 * token_side
-                        });
-                        if !clear {
-                            continue;
-                        }
-                        let spot = square(c, token_side);
-                        if let Some(l) = art.likeness(&scene.image, &unit.card, &card, &spot) {
-                            bare.1 += 1;
-                            bare.0 += usize::from(l >= ART_SURE);
-                        }
-                    }
+                    let face = (unit.card.as_str(), &card);
+                    count_bare(&art, &scene.image, face, &all_tokens, token_side, &mut bare);
                 }
             }
         }
@@ -149,17 +171,7 @@ fn tokens_are_not_art_and_bare_art_is_on_an_unseen_deck() {
 /// compared).
 fn city_score(deck: u64) -> ((usize, usize), (usize, usize)) {
     let cat = Catalogue::bundled();
-    let style = deck_style(deck);
-    let pictures: Vec<ArtPicture> = all_faces(&cat, style)
-        .iter()
-        .filter(|(id, _)| cat.card(id).is_none())
-        .map(|(id, face)| ArtPicture::of(id, face))
-        .collect();
-    let art = FaceArt::new(&pictures);
-    let options = SceneOptions {
-        style_pool: vec![style],
-        ..SceneOptions::default()
-    };
+    let (art, options) = deck_art(&cat, deck, |id| cat.card(id).is_none());
     let mut renderer = Renderer::new(&cat);
     let (mut markers, mut bare) = ((0, 0), (0, 0));
     for i in 0..12 {
@@ -176,21 +188,15 @@ fn city_score(deck: u64) -> ((usize, usize), (usize, usize)) {
                 }
             }
             let marker_side = side(&card) * 18.0 / 63.0;
-            for (u, v) in [(0.3, 0.3), (0.7, 0.3), (0.5, 0.5), (0.3, 0.7), (0.7, 0.7)] {
-                let c = at(&card, u, v);
-                let clear = marker_corners.iter().all(|m| {
-                    let d = centre(m);
-                    (d[0] - c[0]).hypot(d[1] - c[1]) > 1.5 * marker_side
-                });
-                if !clear {
-                    continue;
-                }
-                let spot = square(c, marker_side);
-                if let Some(l) = art.likeness(&scene.image, &face, &card, &spot) {
-                    bare.1 += 1;
-                    bare.0 += usize::from(l >= ART_SURE);
-                }
-            }
+            let face = (face.as_str(), &card);
+            count_bare(
+                &art,
+                &scene.image,
+                face,
+                &marker_corners,
+                marker_side,
+                &mut bare,
+            );
         }
     }
     (markers, bare)
