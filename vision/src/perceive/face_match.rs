@@ -21,15 +21,18 @@
 //! where its picture clearly prefers another of those faces: on validation this cut the
 //! cards named wrong from 11 to 7 ([`read_columns`]).
 //!
-//! **Two readings that agree.** A card the detector found surely but that neither the
-//! embedder nor the picture names at its own bar is named where both find the same face
-//! best: the embedder at [`AGREED_SIMILARITY`] or more among its side's faces, the picture
-//! at [`AGREED_LIKENESS`] or more against every face of the side ([`agreed`]). On the 13
-//! validation sets this named four units that had been left unknown (layouts exact 435 ->
-//! 435 of 480 on the nine sets, 199 -> 202 of 240 on the new decks), none wrong; held out
-//! 167 -> 168 of 210. Recast under a coloured light the nine sets read 397 -> 396: one
-//! frame, analysed again with the light taken out, was lit a little differently once one
-//! more card was named, and its second look then took an Assault Team for a Kid.
+//! **A card found surely.** A card the detector found surely but that neither the
+//! embedder nor the picture names at its own bar is named by the face the picture finds it
+//! most like, against every face of its side, where the embedder finds that face best too
+//! (at [`AGREED_SIMILARITY`] and [`AGREED_LIKENESS`] or more: two readings of a different
+//! kind agree), or where the picture alone is clear by far ([`CLEAR_LIKENESS`], ahead by
+//! [`CLEAR_LEAD`]), whatever the embedder's shortlist ([`surely_found`]). On the 13
+//! validation sets this named five units that had been left unknown, none wrong: layouts
+//! exact 435 -> 435 of 480 on the nine sets, 199 -> 203 of 240 on the new decks; held out
+//! 167 -> 168 of 210. Recast under a coloured light the new decks read 189 -> 190 and the
+//! nine sets 397 -> 396: one frame, analysed again with the light taken out, was lit a
+//! little differently once one more card was named, and its second look then took an
+//! Assault Team for a Kid.
 //!
 //! A module's strip is read the same way ([`name_strip`]): a strip the embedder kept as too
 //! close to call between modules (their strips differ in a few marks, and unlike decks
@@ -389,7 +392,7 @@ pub fn read_columns(
         if let Some(m) = m.filter(clear) {
             return Some(m);
         }
-        agreed(looks, frame, &pieces[i], allowed)
+        surely_found(looks, frame, &pieces[i], allowed)
     });
     for ((i, _), m) in to_read.into_iter().zip(found) {
         let Some(m) = m else { continue };
@@ -409,22 +412,32 @@ pub fn read_columns(
 
 /// The least similarity of the embedder's best face, and the least likeness of the
 /// picture's, at which a card found surely but left unknown is named where the two agree
-/// ([`agreed`]).
+/// ([`surely_found`]).
 pub const AGREED_SIMILARITY: f32 = 0.4;
 /// See [`AGREED_SIMILARITY`].
 pub const AGREED_LIKENESS: f32 = 0.35;
+/// The least likeness, and lead over every other face of its side, at which the picture
+/// alone names a card found surely but left unknown, whatever the embedder found it most
+/// like ([`surely_found`]).
+pub const CLEAR_LIKENESS: f32 = 0.6;
+/// See [`CLEAR_LIKENESS`].
+pub const CLEAR_LEAD: f32 = 0.15;
 
-/// The face that the embedder and the pictures both find a card most like, among the faces
-/// `allowed` (its side's units not all shown elsewhere), for a card still unknown that
-/// the detector found surely ([`SURE_SCORE`]): where the embedder's best is
-/// [`AGREED_SIMILARITY`] or more and the picture's is the same face at [`AGREED_LIKENESS`]
-/// or more, each reading is under its own bar, but two readings of a different kind agree.
+/// The face a card still unknown that the detector found surely ([`SURE_SCORE`]) is, among
+/// the faces `allowed` (its side's units not all shown elsewhere), where the picture finds
+/// it most like that face and either
+/// - the embedder agrees: its best face is the same, at [`AGREED_SIMILARITY`] or more, and
+///   the picture's likeness is [`AGREED_LIKENESS`] or more (each reading is under its own
+///   bar, but two readings of a different kind agree); or
+/// - the picture is clear alone: a likeness of [`CLEAR_LIKENESS`] or more, ahead of every
+///   other face by [`CLEAR_LEAD`] (the embedder's shortlist then does not bind it).
 ///
 /// On the 13 validation sets, of the cards left unknown in columns whose two readings
 /// agreed, the four found at a detector score of 0.35 or more (0.46 to 0.59) were all that
 /// face; the eight found less surely (0.07 to 0.18) lay on another unit or on none in all
-/// but one.
-fn agreed(
+/// but one. Of the unknown cards whose picture led by 0.1 or more at 0.55 or more, every
+/// one was that face; all but one were in the shortlist, and so already named.
+fn surely_found(
     looks: &FaceLooks,
     frame: &RgbImage,
     piece: &Piece,
@@ -433,13 +446,19 @@ fn agreed(
     if piece.id.is_some() || piece.score < SURE_SCORE {
         return None;
     }
-    let (face, similarity, _) = best_and_lead(&piece.similarities, allowed)?;
-    if similarity < AGREED_SIMILARITY {
-        return None;
-    }
-    looks.best_of(frame, &piece.corners, &[face], allowed, |m| {
-        m.likeness >= AGREED_LIKENESS
-    })
+    let m = looks.best(frame, &piece.corners, allowed)?;
+    let embedded = best_and_lead(&piece.similarities, allowed).map(|(face, s, _)| (face, s));
+    settled(&m, embedded).then_some(m)
+}
+
+/// Whether the picture's best face `m` names a card found surely ([`surely_found`]), given
+/// the embedder's best face of the same faces and its similarity.
+fn settled(m: &FaceMatch, embedded: Option<(&str, f32)>) -> bool {
+    let agreed = embedded.is_some_and(|(face, s)| {
+        face == m.id && s >= AGREED_SIMILARITY && m.likeness >= AGREED_LIKENESS
+    });
+    let clear = m.likeness >= CLEAR_LIKENESS && m.likeness - m.runner_up >= CLEAR_LEAD;
+    agreed || clear
 }
 
 /// Units named under [`UNLIKE_BELOW`] are compared with their face ([`drop_unlike`]).
@@ -731,8 +750,13 @@ mod tests {
             ("commando", 0.2),
         ];
         let (frame, mut pieces) = unknown_in_column(&far);
+        pieces[1].score = SURE_SCORE - 0.01;
         read_columns(&cat, &frame, &mut pieces, &looks, &thresholds);
         assert_eq!(pieces[1].id, None);
+        // Found surely, its face's picture, far clearer than any other, names it.
+        let (frame, mut pieces) = unknown_in_column(&far);
+        read_columns(&cat, &frame, &mut pieces, &looks, &thresholds);
+        assert_eq!(pieces[1].id.as_deref(), Some("commando"));
         // No card there: an empty patch of table matches no face.
         let sims = [("commando", 0.42)];
         let (_, mut pieces) = unknown_in_column(&sims);
@@ -774,32 +798,55 @@ mod tests {
     fn a_card_found_surely_is_named_where_embedder_and_picture_agree_under_their_bars() {
         let cat = Catalogue::bundled();
         let looks = looks(&soldiers(&cat));
-        // The picture alone is never clear enough here.
+        // The picture alone is never clear enough for the face comparison's own bar.
         let strict = Thresholds {
             face_match: 1.01,
             ..Thresholds::default()
         };
-        let read = |sims: &[(&str, f32)], score: f32| {
-            let (frame, mut pieces) = unknown_in_column(sims);
+        let read = |frame: &RgbImage, score: f32| {
+            let agree = [("commando", AGREED_SIMILARITY + 0.02), ("hacker", 0.3)];
+            let (_, mut pieces) = unknown_in_column(&agree);
             pieces[1].score = score;
-            read_columns(&cat, &frame, &mut pieces, &looks, &strict);
+            read_columns(&cat, frame, &mut pieces, &looks, &strict);
             pieces[1].id.clone()
         };
-        // The commando lies there, and the embedder finds it most like the commando.
-        let agree = [("commando", AGREED_SIMILARITY + 0.02), ("hacker", 0.3)];
-        assert_eq!(read(&agree, SURE_SCORE).as_deref(), Some("commando"));
+        let (frame, _) = unknown_in_column(&[]);
+        assert_eq!(read(&frame, SURE_SCORE).as_deref(), Some("commando"));
         // Found faintly, it stays unknown: most such cards lie where no unit is.
-        assert_eq!(read(&agree, SURE_SCORE - 0.01), None);
-        // The embedder's best under its floor, or another face than the picture's.
-        let weak = [("commando", AGREED_SIMILARITY - 0.02), ("hacker", 0.3)];
-        assert_eq!(read(&weak, 0.9), None);
-        let other = [("hacker", 0.45), ("commando", 0.42)];
-        assert_eq!(read(&other, 0.9), None);
-        // A bare table agrees with no face.
-        let (_, mut pieces) = unknown_in_column(&agree);
+        assert_eq!(read(&frame, SURE_SCORE - 0.01), None);
+        // A bare table is like no face.
         let empty = RgbImage::from_pixel(600, 700, Rgb([70, 75, 80]));
-        read_columns(&cat, &empty, &mut pieces, &looks, &strict);
-        assert_eq!(pieces[1].id, None);
+        assert_eq!(read(&empty, 0.9), None);
+    }
+
+    #[test]
+    fn the_picture_names_a_card_with_the_embedder_or_clearly_alone() {
+        let at = |likeness: f32, runner_up: f32| FaceMatch {
+            id: "commando".into(),
+            likeness,
+            runner_up,
+            turned: false,
+        };
+        // Fairly like the commando, and so the embedder found it: named.
+        let fair = at(AGREED_LIKENESS + 0.05, AGREED_LIKENESS);
+        assert!(settled(&fair, Some(("commando", AGREED_SIMILARITY))));
+        // The embedder under its floor, or most like another face, or silent: not named.
+        assert!(!settled(
+            &fair,
+            Some(("commando", AGREED_SIMILARITY - 0.01))
+        ));
+        assert!(!settled(&fair, Some(("hacker", 0.6))));
+        assert!(!settled(&fair, None));
+        // The picture under its floor: not named, however sure the embedder.
+        let faint = at(AGREED_LIKENESS - 0.01, 0.0);
+        assert!(!settled(&faint, Some(("commando", 0.9))));
+        // Clear alone: like it, and far less like any other face.
+        let clear = at(CLEAR_LIKENESS, CLEAR_LIKENESS - CLEAR_LEAD - 0.001);
+        assert!(settled(&clear, Some(("hacker", 0.6))));
+        assert!(settled(&clear, None));
+        // Not clear enough: too little ahead, or too little like it.
+        assert!(!settled(&at(0.9, 0.9 - CLEAR_LEAD + 0.01), None));
+        assert!(!settled(&at(CLEAR_LIKENESS - 0.01, 0.0), None));
     }
 
     const MODULES: [&str; 6] = [
