@@ -26,7 +26,7 @@
 //! most like, against every face of its side, where the embedder finds that face best too
 //! (at [`AGREED_SIMILARITY`] and [`AGREED_LIKENESS`] or more: two readings of a different
 //! kind agree), or where the picture alone is clear by far ([`CLEAR_LIKENESS`], ahead by
-//! [`CLEAR_LEAD`]), whatever the embedder's shortlist ([`surely_found`]). On the 13
+//! [`CLEAR_LEAD`]), whatever the embedder's shortlist ([`settled`]). On the 13
 //! validation sets this named five units that had been left unknown, none wrong: layouts
 //! exact 435 -> 435 of 480 on the nine sets, 199 -> 203 of 240 on the new decks; held out
 //! 167 -> 168 of 210. Recast under a coloured light the new decks read 189 -> 190 and the
@@ -386,13 +386,19 @@ pub fn read_columns(
                 }
             }
         };
-        // The best face must be one of the shortlist: compared with those first.
         let shortlist = shortlist(&pieces[i].similarities, SHORTLIST, allowed);
-        let m = looks.best_of(frame, &pieces[i].corners, &shortlist, allowed, clear);
-        if let Some(m) = m.filter(clear) {
-            return Some(m);
+        if found_surely(&pieces[i]) {
+            // Compared once with every face of its side: a card found surely may be named
+            // outside the shortlist too.
+            let m = looks.best(frame, &pieces[i].corners, allowed)?;
+            let listed = shortlist.contains(&m.id.as_str()) && clear(&m);
+            let embedded =
+                best_and_lead(&pieces[i].similarities, allowed).map(|(face, s, _)| (face, s));
+            return (listed || settled(&m, embedded)).then_some(m);
         }
-        surely_found(looks, frame, &pieces[i], allowed)
+        // The best face must be one of the shortlist: compared with those first.
+        let m = looks.best_of(frame, &pieces[i].corners, &shortlist, allowed, clear);
+        m.filter(clear)
     });
     for ((i, _), m) in to_read.into_iter().zip(found) {
         let Some(m) = m else { continue };
@@ -412,47 +418,39 @@ pub fn read_columns(
 
 /// The least similarity of the embedder's best face, and the least likeness of the
 /// picture's, at which a card found surely but left unknown is named where the two agree
-/// ([`surely_found`]).
+/// ([`settled`]).
 pub const AGREED_SIMILARITY: f32 = 0.4;
 /// See [`AGREED_SIMILARITY`].
 pub const AGREED_LIKENESS: f32 = 0.35;
 /// The least likeness, and lead over every other face of its side, at which the picture
 /// alone names a card found surely but left unknown, whatever the embedder found it most
-/// like ([`surely_found`]).
+/// like ([`settled`]).
 pub const CLEAR_LIKENESS: f32 = 0.6;
 /// See [`CLEAR_LIKENESS`].
 pub const CLEAR_LEAD: f32 = 0.15;
 
-/// The face a card still unknown that the detector found surely ([`SURE_SCORE`]) is, among
-/// the faces `allowed` (its side's units not all shown elsewhere), where the picture finds
-/// it most like that face and either
-/// - the embedder agrees: its best face is the same, at [`AGREED_SIMILARITY`] or more, and
-///   the picture's likeness is [`AGREED_LIKENESS`] or more (each reading is under its own
-///   bar, but two readings of a different kind agree); or
-/// - the picture is clear alone: a likeness of [`CLEAR_LIKENESS`] or more, ahead of every
-///   other face by [`CLEAR_LEAD`] (the embedder's shortlist then does not bind it).
+/// Whether a card is still unknown though the detector found it surely ([`SURE_SCORE`]).
+/// Such a card is compared with every face its column's side may show (its side's units
+/// not all shown elsewhere), not only with the embedder's shortlist, and is named by the
+/// face the picture finds it most like where that face is clear and in the shortlist, as
+/// any card is, or else where it is [`settled`].
 ///
 /// On the 13 validation sets, of the cards left unknown in columns whose two readings
 /// agreed, the four found at a detector score of 0.35 or more (0.46 to 0.59) were all that
 /// face; the eight found less surely (0.07 to 0.18) lay on another unit or on none in all
 /// but one. Of the unknown cards whose picture led by 0.1 or more at 0.55 or more, every
 /// one was that face; all but one were in the shortlist, and so already named.
-fn surely_found(
-    looks: &FaceLooks,
-    frame: &RgbImage,
-    piece: &Piece,
-    allowed: impl Fn(&str) -> bool + Copy,
-) -> Option<FaceMatch> {
-    if piece.id.is_some() || piece.score < SURE_SCORE {
-        return None;
-    }
-    let m = looks.best(frame, &piece.corners, allowed)?;
-    let embedded = best_and_lead(&piece.similarities, allowed).map(|(face, s, _)| (face, s));
-    settled(&m, embedded).then_some(m)
+fn found_surely(piece: &Piece) -> bool {
+    piece.id.is_none() && piece.score >= SURE_SCORE
 }
 
-/// Whether the picture's best face `m` names a card found surely ([`surely_found`]), given
-/// the embedder's best face of the same faces and its similarity.
+/// Whether the picture's best face `m` names a card found surely ([`found_surely`]),
+/// given the embedder's best face of the same faces and its similarity, where
+/// - the embedder agrees: its best face is the same, at [`AGREED_SIMILARITY`] or more, and
+///   the picture's likeness is [`AGREED_LIKENESS`] or more (each reading is under its own
+///   bar, but two readings of a different kind agree); or
+/// - the picture is clear alone: a likeness of [`CLEAR_LIKENESS`] or more, ahead of every
+///   other face by [`CLEAR_LEAD`] (the embedder's shortlist then does not bind it).
 fn settled(m: &FaceMatch, embedded: Option<(&str, f32)>) -> bool {
     let agreed = embedded.is_some_and(|(face, s)| {
         face == m.id && s >= AGREED_SIMILARITY && m.likeness >= AGREED_LIKENESS
