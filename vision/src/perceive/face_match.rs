@@ -344,9 +344,10 @@ fn side_margin(catalogue: &Catalogue, similarities: &[(String, f32)], side: Side
 ///   its name is renamed to that face where the embedder hesitated between the two
 ///   ([`next_face_preferred`]).
 ///
-/// Either way only a face among the embedder's [`SHORTLIST`] nearest may name it, and
-/// never a face of which the table already shows every copy on other cards
-/// ([`super::copies::spent`]): the card is then most often the runner-up. A card
+/// Only a face among the embedder's [`SHORTLIST`] nearest may name a card (but for one
+/// still unknown that the detector found surely: [`found_surely`]), and never a face of
+/// which the table already shows every copy on other cards ([`super::copies::spent`]):
+/// the card is then most often the runner-up. A card
 /// found turned gets its corners turned too. The card's similarity becomes the embedder's
 /// to its new face, so that a card named surely by the embedder keeps its name against it
 /// ([`super::copies`]).
