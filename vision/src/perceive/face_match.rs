@@ -186,12 +186,17 @@ impl FaceLooks {
         allowed: impl Fn(&str) -> bool,
         ways: &[bool],
     ) -> Option<FaceMatch> {
-        let faces: Vec<&(String, Vec<f32>)> =
-            self.faces.iter().filter(|(id, _)| allowed(id)).collect();
-        if faces.is_empty() {
+        if !self.faces.iter().any(|(id, _)| allowed(id)) {
             return None;
         }
-        let window = self.window(frame, corners, ways);
+        self.best_in(&self.window(frame, corners, ways), allowed)
+    }
+
+    /// The face among those `allowed` that the piece cut as `window` looks most like;
+    /// `None` if none is allowed.
+    fn best_in(&self, window: &Window, allowed: impl Fn(&str) -> bool) -> Option<FaceMatch> {
+        let faces: Vec<&(String, Vec<f32>)> =
+            self.faces.iter().filter(|(id, _)| allowed(id)).collect();
         let best: Vec<(f32, bool)> = faces.iter().map(|(_, f)| window.likeness(f)).collect();
         let (top, &(likeness, turned)) = best
             .iter()
@@ -212,15 +217,14 @@ impl FaceLooks {
         })
     }
 
-    /// [`FaceLooks::best`] where the best face is one of `first` (faces among those
+    /// [`FaceLooks::best_in`] where the best face is one of `first` (faces among those
     /// `allowed`), else `None`; and `None` too where the best of `first` against the rest
     /// of `first` alone is not `worth` going on with (comparing it with the other faces
     /// could only lower its lead). Most cards stop there, having been compared with
     /// `first` only.
     fn best_of(
         &self,
-        frame: &RgbImage,
-        corners: &[[f32; 2]; 4],
+        window: &Window,
         first: &[&str],
         allowed: impl Fn(&str) -> bool,
         worth: impl Fn(&FaceMatch) -> bool,
@@ -233,7 +237,6 @@ impl FaceLooks {
         if near.is_empty() {
             return None;
         }
-        let window = self.window(frame, corners, &[false, true]);
         let near: Vec<(&String, (f32, bool))> = near
             .iter()
             .map(|(id, f)| (id, window.likeness(f)))
@@ -397,22 +400,24 @@ pub fn read_columns(
             }
         };
         let shortlist = shortlist(&pieces[i].similarities, SHORTLIST, allowed);
+        // Cut once, and compared with as many faces as each reading below asks.
+        let window = looks.window(frame, &pieces[i].corners, &[false, true]);
         if found_surely(&pieces[i]) {
             // Compared once with every face of its side: a card found surely may be named
             // outside the shortlist too.
-            let m = looks.best(frame, &pieces[i].corners, allowed)?;
+            let m = looks.best_in(&window, allowed)?;
             let listed = shortlist.contains(&m.id.as_str()) && clear(&m);
             let embedded =
                 best_and_lead(&pieces[i].similarities, allowed).map(|(face, s, _)| (face, s));
             return (listed || settled(&m, embedded)).then_some(m);
         }
         // The best face must be one of the shortlist: compared with those first.
-        let m = looks.best_of(frame, &pieces[i].corners, &shortlist, allowed, clear);
+        let m = looks.best_of(&window, &shortlist, allowed, clear);
         if let Some(m) = m.filter(clear) {
             return Some(m);
         }
         let named = pieces[i].id.as_deref()?;
-        next_face_preferred(looks, frame, &pieces[i], named, allowed)
+        next_face_preferred(looks, &window, &pieces[i], named, allowed)
     });
     for ((i, _), m) in to_read.into_iter().zip(found) {
         let Some(m) = m else { continue };
@@ -458,6 +463,7 @@ pub const NEXT_LEAD: f32 = 0.08;
 /// that face ([`NEXT_LIKENESS`] or more) and more like it than like its name by
 /// [`NEXT_LEAD`], and no face of those allowed more: the two readings then agree on that
 /// face. The embedder must have hesitated: its lead for the name under [`NEXT_MARGIN`].
+/// The card is compared as `window`, the window [`read_columns`] cut for all its readings.
 ///
 /// On the 13 validation sets, of the 1,892 units named with a lead under
 /// `thresholds.face_check_margin`, 25 were named wrong; the picture's favourite was the
@@ -471,7 +477,7 @@ pub const NEXT_LEAD: f32 = 0.08;
 /// and the new decks 190 -> 191.
 fn next_face_preferred(
     looks: &FaceLooks,
-    frame: &RgbImage,
+    window: &Window,
     piece: &Piece,
     named: &str,
     allowed: impl Fn(&str) -> bool + Copy,
@@ -486,14 +492,14 @@ fn next_face_preferred(
     if own - similarity >= NEXT_MARGIN {
         return None;
     }
-    let pair = looks.best(frame, &piece.corners, |face| face == next || face == named)?;
+    let pair = looks.best_in(window, |face| face == next || face == named)?;
     if pair.id != next
         || pair.likeness < NEXT_LIKENESS
         || pair.likeness - pair.runner_up < NEXT_LEAD
     {
         return None;
     }
-    let m = looks.best(frame, &piece.corners, allowed)?;
+    let m = looks.best_in(window, allowed)?;
     (m.id == next).then_some(m)
 }
 
