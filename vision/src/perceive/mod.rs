@@ -375,6 +375,8 @@ impl Analyzer {
         sides::drop_strays(&mut pieces);
         // Nor is one a fraction of a step from its neighbour in a column.
         gaps::drop_crowded(&mut pieces, catalogue);
+        // Nor is one left unknown between two with no room between them.
+        gaps::drop_between(&mut pieces, catalogue);
         // Nor is one named weakly that looks nothing like the face it is named.
         face_match::drop_unlike(catalogue, frame, &mut pieces, &self.faces);
         let on_cards = Instant::now();
