@@ -270,6 +270,36 @@ pub fn missing(pieces: &[Piece], catalogue: &Catalogue) -> Vec<Place> {
     out
 }
 
+/// A frame's columns as [`drop_crowded`] and [`drop_between`] read them.
+struct Stepped {
+    /// The city cards' frames.
+    cities: Vec<Frame>,
+    /// The named units of the columns, in [`column_units`]' order.
+    units: Vec<InColumn>,
+    /// Their neighbouring pairs, as [`neighbours`] gives them.
+    pairs: Vec<(usize, usize, Quad, f32)>,
+    /// The frame's step ([`frame_step`]).
+    step: f32,
+}
+
+/// The frame's columns and step, where three neighbours or more lie within [`ONE_STEP`]
+/// (fewer leave the step unknown).
+fn stepped(pieces: &[Piece], catalogue: &Catalogue) -> Option<Stepped> {
+    let cities = city_frames(pieces);
+    let units = column_units(pieces, catalogue, &cities);
+    let pairs = neighbours(pieces, &units);
+    if pairs.iter().filter(|p| p.3 <= ONE_STEP).count() < 3 {
+        return None;
+    }
+    let step = frame_step(&pairs)?;
+    Some(Stepped {
+        cities,
+        units,
+        pairs,
+        step,
+    })
+}
+
 /// Share of the frame's step under which two neighbouring units of a column lie too close
 /// to be two cards ([`drop_crowded`]).
 pub const CROWDED: f32 = 0.5;
@@ -289,13 +319,10 @@ pub const CROWDED: f32 = 0.5;
 /// exact rose from 437 to 438 of 480 (new decks 205 of 240, held out 168 of 210, and the
 /// recast sets alike).
 pub fn drop_crowded(pieces: &mut Vec<Piece>, catalogue: &Catalogue) {
-    let cities = city_frames(pieces);
-    let units = column_units(pieces, catalogue, &cities);
-    let pairs = neighbours(pieces, &units);
-    if pairs.iter().filter(|p| p.3 <= ONE_STEP).count() < 3 {
-        return;
-    }
-    let Some(step) = frame_step(&pairs) else {
+    let Some(Stepped {
+        units, pairs, step, ..
+    }) = stepped(pieces, catalogue)
+    else {
         return;
     };
     let mut drop = vec![false; pieces.len()];
@@ -330,13 +357,13 @@ pub const NO_ROOM: f32 = 1.5;
 /// them, they 0.72 apart) lay on no card of its own; the seven real cards lay 0.63 card
 /// lengths or more from the nearest named unit, and none between two so close.
 pub fn drop_between(pieces: &mut Vec<Piece>, catalogue: &Catalogue) {
-    let cities = city_frames(pieces);
-    let units = column_units(pieces, catalogue, &cities);
-    let pairs = neighbours(pieces, &units);
-    if pairs.iter().filter(|p| p.3 <= ONE_STEP).count() < 3 {
-        return;
-    }
-    let Some(step) = frame_step(&pairs) else {
+    let Some(Stepped {
+        cities,
+        units,
+        pairs,
+        step,
+    }) = stepped(pieces, catalogue)
+    else {
         return;
     };
     // Each pair with no room between, as its column and its two places along it.
