@@ -161,8 +161,15 @@ fn share_under(quad: &Quad, others: &[Quad]) -> f32 {
     under as f32 / (SAMPLES * SAMPLES) as f32
 }
 
-/// Whether `point` lies inside the convex quad `q` (its corners in either turning order).
+/// Whether `point` lies inside the convex quad `q` (its corners in either turning order);
+/// never inside a quad with no area.
 fn inside(q: &Quad, point: [f32; 2]) -> bool {
+    let twice_area: f32 = (0..4)
+        .map(|k| q[k][0] * q[(k + 1) % 4][1] - q[(k + 1) % 4][0] * q[k][1])
+        .sum();
+    if twice_area.abs() < 1e-3 {
+        return false;
+    }
     let sides: Vec<f32> = (0..4)
         .map(|k| {
             let (a, b) = (q[k], q[(k + 1) % 4]);
@@ -248,5 +255,9 @@ mod tests {
         let half: Quad = [[0.0, 0.0], [5.0, 0.0], [5.0, 10.0], [0.0, 10.0]];
         assert_eq!(share_under(&q, &[half]), 0.5);
         assert_eq!(share_under(&q, &[]), 0.0);
+        // A quad collapsed to a point or a line covers nothing.
+        assert!(!inside(&[[5.0, 5.0]; 4], [5.0, 5.0]));
+        let line: Quad = [[0.0, 0.0], [10.0, 0.0], [10.0, 0.0], [0.0, 0.0]];
+        assert!(!inside(&line, [5.0, 0.0]));
     }
 }
