@@ -8,7 +8,7 @@
 //! module it gives the strip's place as if there were one; identification then finds no
 //! module face there.
 
-use super::assemble::{dist, Piece};
+use super::assemble::{dist, lerp, Piece};
 use super::detect::PieceClass;
 use super::identify::STRIP_SHARE;
 use super::quad_window::{Quad, QuadNet, WindowSpec};
@@ -146,13 +146,7 @@ fn share_under(quad: &Quad, others: &[Quad]) -> f32 {
         for j in 0..SAMPLES {
             let u = (i as f32 + 0.5) / SAMPLES as f32;
             let v = (j as f32 + 0.5) / SAMPLES as f32;
-            let at = |k: usize| {
-                (1.0 - u) * (1.0 - v) * quad[0][k]
-                    + u * (1.0 - v) * quad[1][k]
-                    + u * v * quad[2][k]
-                    + (1.0 - u) * v * quad[3][k]
-            };
-            let point = [at(0), at(1)];
+            let point = lerp(lerp(quad[0], quad[1], u), lerp(quad[3], quad[2], u), v);
             if others.iter().any(|o| inside(o, point)) {
                 under += 1;
             }
