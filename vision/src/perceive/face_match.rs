@@ -40,8 +40,9 @@
 //! like no other face more: two readings of a different kind agree on it
 //! ([`next_face_preferred`]). On validation this renamed two cards, both right.
 //!
-//! A module's strip is read the same way ([`name_strip`]): a strip the embedder kept as too
-//! close to call between modules (their strips differ in a few marks, and unlike decks
+//! A module's strip is read the same way ([`name_strip`]), where the gallery has no strips
+//! in detail ([`super::strip_detail`], which names such strips first): a strip the
+//! embedder kept as too close to call between modules (their strips differ in a few marks, and unlike decks
 //! blur them) is compared with the enrolled pictures of the strips of its
 //! [`STRIP_SHORTLIST`] nearest modules, whole and one way up (the strip finder places it),
 //! and named by the best where it is alike enough (`thresholds.strip_match`; a lead over the
@@ -93,17 +94,16 @@ fn top_rows() -> u32 {
     (TOP * FACE_H as f32).round() as u32
 }
 
-/// The top [`top_rows`] rows of a [`FACE_W`]-wide region of `img` at `(x0, y0)`, each
-/// channel shifted to mean 0 and scaled to spread 1, the whole divided by the square root
-/// of its length (so that the dot product of two is their correlation averaged over the
-/// channels).
-fn normalised(img: &RgbImage, x0: u32, y0: u32, rows: u32) -> Vec<f32> {
-    let n = (FACE_W * rows) as usize;
+/// The `width` x `rows` region of `img` at `(x0, y0)`, each channel shifted to mean 0 and
+/// scaled to spread 1, the whole divided by the square root of its length (so that the dot
+/// product of two is their correlation averaged over the channels).
+pub(crate) fn normalised(img: &RgbImage, x0: u32, y0: u32, width: u32, rows: u32) -> Vec<f32> {
+    let n = (width * rows) as usize;
     let mut v = Vec::with_capacity(3 * n);
     for c in 0..3 {
         let start = v.len();
         for y in y0..y0 + rows {
-            for x in x0..x0 + FACE_W {
+            for x in x0..x0 + width {
                 v.push(f32::from(img.get_pixel(x, y)[c]));
             }
         }
@@ -156,7 +156,12 @@ impl FaceLooks {
     fn comparing(pictures: &[FacePicture], rows: u32) -> FaceLooks {
         let faces = pictures
             .iter()
-            .filter_map(|p| Some((p.id.clone(), normalised(&p.image().ok()?, 0, 0, rows))))
+            .filter_map(|p| {
+                Some((
+                    p.id.clone(),
+                    normalised(&p.image().ok()?, 0, 0, FACE_W, rows),
+                ))
+            })
             .collect();
         FaceLooks { faces, rows }
     }
@@ -285,7 +290,7 @@ impl FaceLooks {
                 let window = rectify(frame, &scaled(&quad, GROW), w, h);
                 let placed = (0..=w - FACE_W)
                     .flat_map(|x| (0..=h - FACE_H).map(move |y| (x, y)))
-                    .map(|(x, y)| normalised(&window, x, y, self.rows))
+                    .map(|(x, y)| normalised(&window, x, y, FACE_W, self.rows))
                     .collect();
                 (turned, placed)
             })

@@ -12,6 +12,7 @@ use super::print::{read_print, PrintedSpots};
 use super::resample::{area_resize, rectify};
 use super::rough_views::{rough_views, ROUGH_VIEWS};
 use super::sides::is_city;
+use super::strip_detail::StripPicture;
 use super::token_views::{token_views, TOKEN_VIEWS};
 use super::VisionError;
 use crate::perceive::detect::PieceClass;
@@ -360,6 +361,11 @@ pub struct Gallery {
     /// that check.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strips: Vec<FacePicture>,
+    /// Long, narrow pictures of the enrolled modules' strips, by which strips that differ
+    /// in small marks are told apart ([`super::strip_detail`]); absent in older files,
+    /// which then go without that check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strip_details: Vec<StripPicture>,
     /// The enrolled card faces' length over their width (the median): the shape of the
     /// player's cards, by which the table's plane is seen ([`super::plane`]). Absent in
     /// older files: [`super::plane::CARD_ASPECT`].
@@ -545,7 +551,8 @@ impl Gallery {
                     .chain(&g.strips)
                     .find_map(|p| p.image().err())
             })
-            .or_else(|| g.art.iter().find_map(|p| p.image().err()));
+            .or_else(|| g.art.iter().find_map(|p| p.image().err()))
+            .or_else(|| g.strip_details.iter().find_map(|p| p.image().err()));
         if let Some(e) = unreadable {
             return Err(VisionError::Input(format!("{}: {e}", path.display())));
         }
@@ -563,6 +570,8 @@ impl Gallery {
         self.faces.extend(extras.faces);
         self.strips.retain(|p| !ids.contains(&p.id.as_str()));
         self.strips.extend(extras.strips);
+        self.strip_details.retain(|p| !ids.contains(&p.id.as_str()));
+        self.strip_details.extend(extras.strip_details);
         self.art.retain(|p| !ids.contains(&p.id.as_str()));
         self.art.extend(extras.art);
     }
@@ -592,6 +601,8 @@ impl Gallery {
         }
         if self.strips.is_empty() && has(&|e| e.class == PieceClass::Strip) {
             lacking.push("module strip pictures");
+        } else if self.strip_details.is_empty() && has(&|e| e.class == PieceClass::Strip) {
+            lacking.push("module strip details");
         }
         lacking
     }
@@ -823,6 +834,7 @@ pub fn gallery_of(
         faces: extras.faces,
         art: extras.art,
         strips: extras.strips,
+        strip_details: extras.strip_details,
         card_aspect,
     })
 }
@@ -852,6 +864,8 @@ pub struct Extras {
     pub faces: Vec<FacePicture>,
     /// A picture of each module's strip ([`super::face_match::name_strip`]).
     pub strips: Vec<FacePicture>,
+    /// A long, narrow picture of each module's strip ([`super::strip_detail`]).
+    pub strip_details: Vec<StripPicture>,
     /// A larger picture of each unit and city face, for its art ([`super::art`]).
     pub art: Vec<ArtPicture>,
 }
@@ -890,11 +904,15 @@ pub fn extras_of(
     let strips = of_class(PieceClass::Strip)
         .map(|(id, img)| FacePicture::of(id, &face_crop(img, PieceClass::Strip)))
         .collect();
+    let strip_details = of_class(PieceClass::Strip)
+        .map(|(id, img)| StripPicture::of_face(id, img))
+        .collect();
     Ok(Extras {
         pictures,
         print: read_print(&cards)?,
         faces: units,
         strips,
+        strip_details,
         art,
     })
 }
@@ -1420,6 +1438,7 @@ mod tests {
             faces: vec![FacePicture::of("hornet", &picture())],
             art: vec![ArtPicture::of("hornet", &picture())],
             strips: vec![FacePicture::of("net_module", &picture())],
+            strip_details: vec![StripPicture::of_face("net_module", &picture())],
             card_aspect: Some(1.4),
         };
         g.save(&path).unwrap();
@@ -1454,12 +1473,21 @@ mod tests {
         let err = Gallery::load(&path).unwrap_err().to_string();
         assert!(err.contains("hornet") && err.contains("digits"), "{err}");
         // And a broken strip picture.
-        let mut g = good;
+        let mut g = good.clone();
         g.strips[0].rgb.replace_range(0..1, "x");
         g.save(&path).unwrap();
         let err = Gallery::load(&path).unwrap_err().to_string();
         assert!(
             err.contains("net_module") && err.contains("hexadecimal"),
+            "{err}"
+        );
+        // And a strip's detail cut short.
+        let mut g = good;
+        g.strip_details[0].rgb.truncate(100);
+        g.save(&path).unwrap();
+        let err = Gallery::load(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("net_module") && err.contains("digits"),
             "{err}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
@@ -1508,6 +1536,12 @@ mod tests {
         assert_eq!(g.strips.len(), 1);
         assert_eq!(g.strips[0].id, "net_module");
         assert!(g.strips[0].image().is_ok());
+        // And its strip in detail, long and narrow.
+        assert_eq!(g.strip_details.len(), 1);
+        assert_eq!(g.strip_details[0].id, "net_module");
+        assert!(g.strip_details[0]
+            .image()
+            .is_ok_and(|s| s.dimensions() == (16, 128)));
     }
 
     #[test]
@@ -1523,6 +1557,9 @@ mod tests {
         let mut g = gallery_of(&cat, &embedder, "m", faces).unwrap();
         assert!(g.lacks(&cat).is_empty());
         assert_eq!(g.lacking_note(&cat), None);
+        // A gallery enrolled before strips were kept in detail.
+        g.strip_details.clear();
+        assert_eq!(g.lacks(&cat), ["module strip details"]);
         g.faces.clear();
         g.strips.clear();
         assert_eq!(

@@ -40,6 +40,7 @@ pub mod second_look;
 pub mod sides;
 pub mod split;
 pub mod squared;
+pub mod strip_detail;
 pub mod strips;
 pub mod token_views;
 pub mod tokens;
@@ -180,6 +181,7 @@ pub struct Analyzer {
     /// The mean colour of each enrolled unit face, by which a frame's light is read.
     face_colours: light::FaceColours,
     strip_looks: face_match::FaceLooks,
+    strip_details: strip_detail::StripLooks,
 }
 
 impl Analyzer {
@@ -204,6 +206,7 @@ impl Analyzer {
             faces: face_match::FaceLooks::new(&gallery.faces),
             face_colours: light::FaceColours::new(&gallery.faces),
             strip_looks: face_match::FaceLooks::strips(&gallery.strips),
+            strip_details: strip_detail::StripLooks::new(&gallery.strip_details),
             gallery,
         })
     }
@@ -392,6 +395,7 @@ impl Analyzer {
                 prints: &self.prints,
                 art: &self.art,
                 strip_looks: &self.strip_looks,
+                strip_details: &self.strip_details,
             },
         )?;
         // Read once a frame: the look-alikes' hue here, and whether to relight the frame.
