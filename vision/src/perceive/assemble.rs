@@ -616,16 +616,17 @@ pub fn read_on_cards(
         sims[i] = gallery.mean_similarities(PieceClass::Strip, &all);
         ids[i] = name(&extra[i], &sims[i]);
     }
-    // A strip named with a small lead, or kept as too close to call, is compared with the
-    // enrolled strips in detail, and named by both readings together.
-    let unsure_strips: Vec<usize> = (0..extra.len())
+    // A strip still named with a small lead, or kept as too close to call, is compared
+    // with the enrolled strips in detail, and named by both readings together (it keeps its
+    // best similarity, which cleared its bar).
+    let close_strips: Vec<usize> = (0..extra.len())
         .filter(|&i| extra[i].class == PieceClass::Strip)
         .filter(|&i| ids[i].score >= extra[i].bar && ids[i].margin < SURE_STRIP_MARGIN)
         .collect();
-    let details = par::map(&unsure_strips, |&i| {
+    let details = par::map(&close_strips, |&i| {
         strip_details.likenesses(frame, &extra[i].corners)
     });
-    for (&i, detail) in unsure_strips.iter().zip(&details) {
+    for (&i, detail) in close_strips.iter().zip(&details) {
         if let Some(module) = by_detail(&sims[i], detail) {
             ids[i].best = module.clone();
             ids[i].id = Some(module);

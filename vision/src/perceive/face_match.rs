@@ -42,8 +42,8 @@
 //!
 //! A module's strip is read the same way ([`name_strip`]), where the gallery has no strips
 //! in detail ([`super::strip_detail`], which names such strips first): a strip the
-//! embedder kept as too close to call between modules (their strips differ in a few marks, and unlike decks
-//! blur them) is compared with the enrolled pictures of the strips of its
+//! embedder kept as too close to call between modules (their strips differ in a few
+//! marks, and unlike decks blur them) is compared with the enrolled pictures of the strips of its
 //! [`STRIP_SHORTLIST`] nearest modules, whole and one way up (the strip finder places it),
 //! and named by the best where it is alike enough (`thresholds.strip_match`; a lead over the
 //! runner-up, `thresholds.strip_match_lead`, is asked for no more since session 33).

@@ -193,6 +193,16 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_face_gives_a_blank_picture_not_a_panic() {
+        for (w, h) in [(0, 0), (1, 88), (63, 0)] {
+            let p = StripPicture::of_face("net_module", &RgbImage::new(w, h));
+            assert!(p
+                .image()
+                .is_ok_and(|i| i.dimensions() == (STRIP_W, STRIP_H)));
+        }
+    }
+
+    #[test]
     fn without_pictures_nothing_is_compared() {
         let looks = StripLooks::new(&[]);
         assert!(looks.is_empty());
