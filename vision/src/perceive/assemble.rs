@@ -19,7 +19,7 @@ use super::look_alike::LookAlikes;
 use super::par;
 use super::print::{print_likeness, PRINT_LIKENESS, PRINT_SURE};
 use super::sides::is_city;
-use super::strip_detail::StripLooks;
+use super::strip_detail::{by_detail, StripLooks};
 use super::strips::{StripFinder, STRIP_ABSENT, STRIP_PRESENT};
 use super::tokens::TokenFinder;
 use super::VisionError;
@@ -338,30 +338,6 @@ const STRIP_ACROSS: [f32; 4] = [-0.5, -0.25, 0.25, 0.5];
 /// along. Chosen on validation scenes (`models/strips.md`): 0.05, 0.1, 0.15 and 0.2 gave
 /// 410, 412, 413 and 408 layouts exact of 480.
 const STRIP_MOVE: f32 = 0.1;
-
-/// How much a strip's likeness in detail to an enrolled strip ([`StripLooks`]) counts
-/// against the embedder's similarity to it, where the two are added ([`by_detail`]): the
-/// likenesses of one strip to the six modules lie closer together than its similarities.
-/// Chosen on the nine validation sets and new decks 9 to 12 (strips named with a lead under
-/// [`SURE_STRIP_MARGIN`]): layouts exact 438 / 205 of 480 / 240 without the detail, 438 /
-/// 206 at a weight of 1, 441 / 205 at 1.5 and 2 (modules under the right unit on deck 8
-/// 95.6 -> 97.5 and 98.1%), 439 / 203 at 3. Each pixel weighed by how much the enrolled
-/// strips differ there gave 441 / 205 at 1 and 2 too: not kept.
-const DETAIL_WEIGHT: f32 = 2.0;
-
-/// The module a strip is most like by the embedder's `similarities` and its `detail`
-/// likenesses ([`StripLooks::likenesses`]) added, the latter weighted by
-/// [`DETAIL_WEIGHT`]; `None` where there is no detail to weigh (no strip pictures).
-fn by_detail(similarities: &[(String, f32)], detail: &[(String, f32)]) -> Option<String> {
-    detail
-        .iter()
-        .filter_map(|(id, d)| {
-            let (_, s) = similarities.iter().find(|(other, _)| other == id)?;
-            Some((id, s + DETAIL_WEIGHT * d))
-        })
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(id, _)| id.clone())
-}
 
 /// What [`read_on_cards`] reads with: the networks, the player's gallery, and the pictures
 /// of the print on their cards ([`super::print::print_looks`] of the gallery's print).
@@ -1137,46 +1113,6 @@ pub fn token_of(id: &str) -> Option<Token> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_strip_unsure_between_modules_is_named_by_both_readings_together() {
-        let pairs = |v: &[(&str, f32)]| -> Vec<(String, f32)> {
-            v.iter().map(|(id, x)| (id.to_string(), *x)).collect()
-        };
-        let sims = pairs(&[
-            ("destruction_module", 0.60),
-            ("annihilation_module", 0.58),
-            ("net_module", 0.30),
-        ]);
-        // The detail prefers the embedder's runner-up by more than the embedder
-        // preferred its best: the runner-up.
-        let detail = pairs(&[
-            ("annihilation_module", 0.80),
-            ("destruction_module", 0.77),
-            ("net_module", 0.70),
-        ]);
-        assert_eq!(
-            by_detail(&sims, &detail).as_deref(),
-            Some("annihilation_module")
-        );
-        // By less: the embedder's best stays.
-        let close = pairs(&[
-            ("annihilation_module", 0.78),
-            ("destruction_module", 0.77),
-            ("net_module", 0.70),
-        ]);
-        assert_eq!(
-            by_detail(&sims, &close).as_deref(),
-            Some("destruction_module")
-        );
-        // A module the embedder has no similarity for is not weighed; no detail, no name.
-        let other = pairs(&[("combat_module", 0.99), ("destruction_module", 0.7)]);
-        assert_eq!(
-            by_detail(&sims, &other).as_deref(),
-            Some("destruction_module")
-        );
-        assert_eq!(by_detail(&sims, &[]), None);
-    }
 
     fn named_as(best: &str, score: f32, margin: f32) -> Identity {
         Identity {

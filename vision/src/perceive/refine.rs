@@ -80,7 +80,7 @@ impl Refiner {
 pub const COLLAPSED_AREA: f32 = 0.4;
 
 /// Area of a quadrilateral.
-fn area(q: &Quad) -> f32 {
+pub(crate) fn area(q: &Quad) -> f32 {
     let twice: f32 = (0..4)
         .map(|i| {
             let (a, b) = (q[i], q[(i + 1) % 4]);

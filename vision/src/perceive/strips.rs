@@ -12,6 +12,7 @@ use super::assemble::{dist, lerp, Piece};
 use super::detect::PieceClass;
 use super::identify::STRIP_SHARE;
 use super::quad_window::{Quad, QuadNet, WindowSpec};
+use super::refine::area;
 use super::VisionError;
 use image::RgbImage;
 
@@ -158,10 +159,7 @@ fn share_under(quad: &Quad, others: &[Quad]) -> f32 {
 /// Whether `point` lies inside the convex quad `q` (its corners in either turning order);
 /// never inside a quad with no area.
 fn inside(q: &Quad, point: [f32; 2]) -> bool {
-    let twice_area: f32 = (0..4)
-        .map(|k| q[k][0] * q[(k + 1) % 4][1] - q[(k + 1) % 4][0] * q[k][1])
-        .sum();
-    if twice_area.abs() < 1e-3 {
+    if area(q) < 5e-4 {
         return false;
     }
     let sides: Vec<f32> = (0..4)
