@@ -2,14 +2,18 @@
 //! far off and set up for play; `tablelens_vision::render::crowded`) analysed again and
 //! again, and the median of each stage printed (`StageTimes`). The criterion benchmark
 //! (`vision/benches/analyze.rs`) gives the whole analysis; this says which stage to work
-//! on. `TABLELENS_THREADS=1` gives the one-core figures.
+//! on. `TABLELENS_THREADS=1` gives the one-core figures. It also prints how many times each
+//! network ran on a frame (`NetworkRuns`): the analysis's work, which unlike its time is
+//! the same however busy the machine is.
 //!
 //! Usage: `cargo run --release -p tablelens-vision --example stage_times [ROUNDS]`
 //! (30 rounds by default).
 
 use tablelens_engine::Catalogue;
 use tablelens_vision::perceive::identify::gallery_of;
-use tablelens_vision::perceive::{embedder_fingerprint, Analyzer, Embedder, StageTimes};
+use tablelens_vision::perceive::{
+    embedder_fingerprint, Analyzer, Embedder, NetworkRuns, StageTimes,
+};
 use tablelens_vision::render::all_faces;
 use tablelens_vision::render::crowded::{cards_in_view, crowded_table, narrowest_unit};
 
@@ -50,8 +54,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (name, scene) in [("far off", &table.far), ("set up for play", &table.near)] {
         let mut times = Vec::with_capacity(rounds);
         let mut pieces = 0;
+        let mut runs = NetworkRuns::default();
         for _ in 0..rounds.max(1) {
+            let before = analyzer.network_runs();
             let analysis = analyzer.analyze(&cat, &scene.image)?;
+            runs = analyzer.network_runs().since(&before);
             pieces = analysis.pieces.len();
             times.push(analysis.times);
         }
@@ -68,6 +75,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 median(times.iter().map(of).collect())
             );
         }
+        println!(
+            "  network runs on the frame: {} (detector {}, refiner {}, embedder {}, token \
+             embedder {}, token finder {}, strip finder {})",
+            runs.total(),
+            runs.detector,
+            runs.refiner,
+            runs.embedder,
+            runs.token_embedder,
+            runs.tokens,
+            runs.strips
+        );
     }
     Ok(())
 }

@@ -37,7 +37,15 @@ fn the_vision_finds_and_names_cards_on_faces_it_never_trained_on() {
     let mut times = Vec::new();
     for i in 0..8 {
         let scene = renderer.render(2024, i, &SceneOptions::default());
+        let before = analyzer.network_runs();
         let analysis = analyzer.analyze(&cat, &scene.image).expect("analyze");
+        // The work is counted: the frame was detected, and at least each of its five
+        // cities refined and embedded.
+        let runs = analyzer.network_runs().since(&before);
+        assert!(
+            runs.detector >= 1 && runs.refiner >= 5 && runs.embedder >= 5,
+            "{runs:?}"
+        );
         scores.push(score(&analysis, &scene.truth));
         assert_parts_within_identify(&analysis.times);
         times.push(analysis.times);

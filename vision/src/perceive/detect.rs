@@ -190,6 +190,12 @@ impl Detector {
         })
     }
 
+    /// How many times the network ran since it was loaded, a tile counting as one run
+    /// ([`Net::runs`]).
+    pub fn runs(&self) -> usize {
+        self.net.runs() + self.tile.runs()
+    }
+
     /// Finds the pieces in a frame: in two tiles at once on a machine of two cores or more,
     /// else in one run.
     pub fn detect(&self, frame: &RgbImage) -> Result<Vec<Detection>, VisionError> {

@@ -248,6 +248,12 @@ impl Embedder {
         Ok(out)
     }
 
+    /// How many crops each network embedded since it was loaded ([`ItemNet::runs`]):
+    /// the card-and-strip network's, then the token-and-marker network's.
+    pub fn runs(&self) -> [usize; 2] {
+        [self.cards.runs(), self.small.runs()]
+    }
+
     fn net(&self, class: PieceClass) -> &ItemNet {
         match class {
             PieceClass::Small => &self.small,

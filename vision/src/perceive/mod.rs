@@ -143,6 +143,49 @@ impl StageTimes {
     }
 }
 
+/// How many times each network ran: items looked at, a detector tile counting as a run.
+/// The work of an analysis, which unlike its time does not depend on what else the machine
+/// is doing ([`Analyzer::network_runs`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NetworkRuns {
+    /// The piece detector, on the whole frame.
+    pub detector: usize,
+    /// The corner refiner, on a window about a card.
+    pub refiner: usize,
+    /// The card-and-strip embedder, on a crop.
+    pub embedder: usize,
+    /// The token-and-marker embedder, on a crop.
+    pub token_embedder: usize,
+    /// The token finder, on a card.
+    pub tokens: usize,
+    /// The strip finder, beside a unit.
+    pub strips: usize,
+}
+
+impl NetworkRuns {
+    /// Every run of every network.
+    pub fn total(&self) -> usize {
+        self.detector
+            + self.refiner
+            + self.embedder
+            + self.token_embedder
+            + self.tokens
+            + self.strips
+    }
+
+    /// The runs made since `earlier`, an earlier count of the same analyzer.
+    pub fn since(&self, earlier: &NetworkRuns) -> NetworkRuns {
+        NetworkRuns {
+            detector: self.detector.saturating_sub(earlier.detector),
+            refiner: self.refiner.saturating_sub(earlier.refiner),
+            embedder: self.embedder.saturating_sub(earlier.embedder),
+            token_embedder: self.token_embedder.saturating_sub(earlier.token_embedder),
+            tokens: self.tokens.saturating_sub(earlier.tokens),
+            strips: self.strips.saturating_sub(earlier.strips),
+        }
+    }
+}
+
 /// One analysed frame.
 #[derive(Debug, Clone)]
 pub struct Analysis {
@@ -219,6 +262,21 @@ impl Analyzer {
     /// The embedder in use.
     pub fn embedder(&self) -> &Embedder {
         &self.embedder
+    }
+
+    /// How many times each network ran since the analyzer was made, for every frame
+    /// analysed on any thread; the difference between two counts taken around one analysis
+    /// is that analysis's work ([`NetworkRuns::since`]).
+    pub fn network_runs(&self) -> NetworkRuns {
+        let [embedder, token_embedder] = self.embedder.runs();
+        NetworkRuns {
+            detector: self.detector.runs(),
+            refiner: self.refiner.runs(),
+            embedder,
+            token_embedder,
+            tokens: self.tokens.runs(),
+            strips: self.strips.runs(),
+        }
     }
 
     /// Brings the corners of every card detection to the card's edges, then keeps one

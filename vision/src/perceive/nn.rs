@@ -5,6 +5,7 @@
 
 use super::VisionError;
 use image::RgbImage;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use tract_onnx::prelude::*;
 
 type Plan = Arc<TypedSimplePlan>;
@@ -13,6 +14,8 @@ type Plan = Arc<TypedSimplePlan>;
 pub struct Net {
     plan: Plan,
     shape: [usize; 4],
+    /// Runs since loading, on every thread ([`Net::runs`]).
+    runs: AtomicUsize,
 }
 
 impl std::fmt::Debug for Net {
@@ -34,7 +37,11 @@ impl Net {
             .map_err(fail)?
             .into_runnable()
             .map_err(fail)?;
-        Ok(Net { plan, shape })
+        Ok(Net {
+            plan,
+            shape,
+            runs: AtomicUsize::new(0),
+        })
     }
 
     /// The input shape `[n, c, h, w]`.
@@ -45,6 +52,7 @@ impl Net {
     /// Runs the network on a batch laid out as `[n, c, h, w]` and returns the first output
     /// as a flat vector with its shape.
     pub fn run(&self, input: &[f32]) -> Result<(Vec<f32>, Vec<usize>), VisionError> {
+        self.runs.fetch_add(1, Ordering::Relaxed);
         let tensor = Tensor::from_shape(&self.shape, input)
             .map_err(|e| VisionError::Model(format!("input: {e}")))?;
         let out = self
@@ -55,6 +63,13 @@ impl Net {
             .to_plain_array_view::<f32>()
             .map_err(|e| VisionError::Model(format!("output: {e}")))?;
         Ok((view.iter().copied().collect(), view.shape().to_vec()))
+    }
+
+    /// How many times the network ran since it was loaded, on every thread: the work an
+    /// analysis asks of it, which unlike its time does not depend on what else the machine
+    /// is doing ([`super::Analyzer::network_runs`]).
+    pub fn runs(&self) -> usize {
+        self.runs.load(Ordering::Relaxed)
     }
 }
 
@@ -113,6 +128,11 @@ impl ItemNet {
         }
         Ok((out, item_shape))
     }
+
+    /// How many items the network ran on since it was loaded ([`Net::runs`]).
+    pub fn runs(&self) -> usize {
+        self.net.runs()
+    }
 }
 
 /// Appends an RGB image to a NCHW batch buffer as values in 0..1.
@@ -148,5 +168,7 @@ mod tests {
         assert_eq!(again[0], out[2]);
         let short = net.run_items(1, |_, buf| buf.resize(10, 0.0));
         assert!(matches!(short, Err(VisionError::Model(_))), "{short:?}");
+        // Four items ran; the wrong-sized one never reached the network.
+        assert_eq!(net.runs(), 4);
     }
 }

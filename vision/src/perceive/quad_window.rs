@@ -152,6 +152,11 @@ impl QuadNet {
         })
     }
 
+    /// How many windows the network looked at since it was loaded ([`ItemNet::runs`]).
+    pub fn runs(&self) -> usize {
+        self.net.runs()
+    }
+
     /// The window this network looks at.
     pub fn spec(&self) -> &WindowSpec {
         &self.spec

@@ -62,6 +62,11 @@ impl Refiner {
         Ok(cur)
     }
 
+    /// How many windows the network looked at since it was loaded ([`QuadNet::runs`]).
+    pub fn runs(&self) -> usize {
+        self.net.runs()
+    }
+
     /// One round of refinement, on every core.
     pub fn round(&self, frame: &RgbImage, cards: &[Quad]) -> Result<Vec<Quad>, VisionError> {
         Ok(cards

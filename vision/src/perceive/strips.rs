@@ -61,6 +61,11 @@ impl StripFinder {
         })
     }
 
+    /// How many cards the network looked beside since it was loaded ([`QuadNet::runs`]).
+    pub fn runs(&self) -> usize {
+        self.net.runs()
+    }
+
     /// Where a strip lies beside each card: what the network finds where that is
     /// plausible, else the nominal place; `None` only for a degenerate card.
     pub fn find(

@@ -136,6 +136,11 @@ impl TokenFinder {
         })
     }
 
+    /// How many cards the network looked at since it was loaded ([`ItemNet::runs`]).
+    pub fn runs(&self) -> usize {
+        self.net.runs()
+    }
+
     /// For each card (corners clockwise from its printed top-left), every token or marker
     /// found on it, strongest first. Runs on every core.
     pub fn find(
