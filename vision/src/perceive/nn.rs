@@ -52,22 +52,22 @@ impl Net {
     /// Runs the network on a batch laid out as `[n, c, h, w]` and returns the first output
     /// as a flat vector with its shape.
     pub fn run(&self, input: &[f32]) -> Result<(Vec<f32>, Vec<usize>), VisionError> {
-        self.runs.fetch_add(1, Ordering::Relaxed);
         let tensor = Tensor::from_shape(&self.shape, input)
             .map_err(|e| VisionError::Model(format!("input: {e}")))?;
         let out = self
             .plan
             .run(tvec!(tensor.into()))
             .map_err(|e| VisionError::Model(format!("run: {e}")))?;
+        self.runs.fetch_add(1, Ordering::Relaxed);
         let view = out[0]
             .to_plain_array_view::<f32>()
             .map_err(|e| VisionError::Model(format!("output: {e}")))?;
         Ok((view.iter().copied().collect(), view.shape().to_vec()))
     }
 
-    /// How many times the network ran since it was loaded, on every thread: the work an
-    /// analysis asks of it, which unlike its time does not depend on what else the machine
-    /// is doing ([`super::Analyzer::network_runs`]).
+    /// How many times the network ran since it was loaded, on every thread (an input it
+    /// refused is not counted): the work an analysis asks of it, which unlike its time does
+    /// not depend on what else the machine is doing ([`super::Analyzer::network_runs`]).
     pub fn runs(&self) -> usize {
         self.runs.load(Ordering::Relaxed)
     }
@@ -168,7 +168,11 @@ mod tests {
         assert_eq!(again[0], out[2]);
         let short = net.run_items(1, |_, buf| buf.resize(10, 0.0));
         assert!(matches!(short, Err(VisionError::Model(_))), "{short:?}");
-        // Four items ran; the wrong-sized one never reached the network.
+        // Four items ran; the wrong-sized one never reached the network, and an input the
+        // network itself refuses is not counted either.
+        assert_eq!(net.runs(), 4);
+        let refused = net.net.run(&[0.0; 10]);
+        assert!(matches!(refused, Err(VisionError::Model(_))), "{refused:?}");
         assert_eq!(net.runs(), 4);
     }
 }
