@@ -108,9 +108,9 @@ impl StripLooks {
 /// likenesses of one strip to the six modules lie closer together than its similarities.
 /// Chosen on the nine validation sets and new decks 9 to 12 (strips named with a lead under
 /// 0.1, `assemble::SURE_STRIP_MARGIN`): layouts exact 438 / 205 of 480 / 240 without the
-/// detail, 438 / 206 at a weight of 1, 441 / 205 at 1.5 and 2 (modules under the right unit on deck 8
-/// 95.6 -> 97.5 and 98.1%), 439 / 203 at 3. Each pixel weighed by how much the enrolled
-/// strips differ there gave 441 / 205 at 1 and 2 too: not kept.
+/// detail, 438 / 206 at a weight of 1, 441 / 205 at 1.5 and 2 (modules under the right
+/// unit on deck 8 95.6 -> 97.5 and 98.1%), 439 / 203 at 3. Each pixel weighed by how much
+/// the enrolled strips differ there gave 441 / 205 at 1 and 2 too: not kept.
 pub const DETAIL_WEIGHT: f32 = 2.0;
 
 /// The module a strip is most like by the embedder's `similarities` and its `detail`
