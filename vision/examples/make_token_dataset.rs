@@ -3,11 +3,14 @@
 //! the tokens and markers lying on it.
 //!
 //! ```sh
-//! cargo run --release -p tablelens-vision --example make_token_dataset -- DIR [SCENES] [TRAIN_STYLES] [JITTER] [STACKED] [FIRST_SCENE]
+//! cargo run --release -p tablelens-vision --example make_token_dataset -- DIR [SCENES] [TRAIN_STYLES] [JITTER] [STACKED] [FIRST_SCENE] [GROW]
 //! ```
 //!
 //! Each card's corners are moved by up to JITTER hundredths of its width (default 4), as a
-//! detector's and refiner's corners err. STACKED (0 to 1, default 0) is the chance that a
+//! detector's and refiner's corners err. Each card's quad is then grown about its centre by
+//! up to GROW hundredths (default 0): data for a finder that looks at each card once, from
+//! its quad grown a little, to see a token across its edge (tried and not kept: see
+//! `models/tokens.md`). STACKED (0 to 1, default 0) is the chance that a
 //! unit's tokens or a city's markers lie partly over one another (`SceneOptions::stacked`).
 //! FIRST_SCENE (default 0) starts the scenes further on, for a set unlike those already made.
 
@@ -32,13 +35,14 @@ fn main() {
 fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let out = PathBuf::from(args.next().ok_or(
-        "usage: make_token_dataset DIR [SCENES] [TRAIN_STYLES] [JITTER] [STACKED] [FIRST_SCENE]",
+        "usage: make_token_dataset DIR [SCENES] [TRAIN_STYLES] [JITTER] [STACKED] [FIRST_SCENE] [GROW]",
     )?);
     let scenes: u64 = number(args.next(), 300, "SCENES")?;
     let styles: u64 = number(args.next(), 40, "TRAIN_STYLES")?;
     let jitter = number::<f32>(args.next(), 4.0, "JITTER")? / 100.0;
     let stacked = number::<f64>(args.next(), 0.0, "STACKED")?;
     let first: u64 = number(args.next(), 0, "FIRST_SCENE")?;
+    let grow = number::<f32>(args.next(), 0.0, "GROW")? / 100.0;
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let cat = Catalogue::bundled();
     let holdout = (scenes / 10).max(1);
@@ -65,7 +69,7 @@ fn run() -> Result<(), String> {
                         &scene.image,
                         &k,
                         &smalls,
-                        jitter,
+                        (jitter, grow),
                         &mut rng,
                         &mut crops,
                         &mut points,
@@ -77,7 +81,7 @@ fn run() -> Result<(), String> {
                             &scene.image,
                             &k,
                             &u.token_corners,
-                            jitter,
+                            (jitter, grow),
                             &mut rng,
                             &mut crops,
                             &mut points,
@@ -114,12 +118,13 @@ fn run() -> Result<(), String> {
 }
 
 /// Rectifies one card (each corner moved by up to `jitter` of its width, as a detector's
-/// would be) and maps the centres of the pieces on it into the crop.
+/// would be, then the quad grown about its centre by up to `grow`) and maps the centres of
+/// the pieces on it into the crop.
 fn push(
     img: &image::RgbImage,
     card: &Corners,
     smalls: &[Corners],
-    jitter: f32,
+    (jitter, grow): (f32, f32),
     rng: &mut ChaCha8Rng,
     crops: &mut Vec<image::RgbImage>,
     points: &mut Vec<Vec<[f32; 2]>>,
@@ -130,6 +135,14 @@ fn push(
     for p in k.iter_mut() {
         p[0] += rng.gen_range(-j..=j);
         p[1] += rng.gen_range(-j..=j);
+    }
+    if grow > 0.0 {
+        let s = 1.0 + rng.gen_range(0.0..=grow);
+        let cx = k.iter().map(|p| p[0]).sum::<f32>() / 4.0;
+        let cy = k.iter().map(|p| p[1]).sum::<f32>() / 4.0;
+        for p in k.iter_mut() {
+            *p = [cx + (p[0] - cx) * s, cy + (p[1] - cy) * s];
+        }
     }
     let Some(m) = unit_square_to_quad(&k) else {
         return;
