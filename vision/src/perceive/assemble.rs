@@ -463,8 +463,12 @@ pub fn read_on_cards(
         });
     }
     let corners: Vec<[[f32; 2]; 4]> = named.iter().map(|p| p.corners).collect();
+    let cities: Vec<bool> = named
+        .iter()
+        .map(|p| p.id.as_deref().is_some_and(is_city))
+        .collect();
     for (spots, card) in tokens
-        .find_looking_again(frame, &corners)?
+        .find_looking_again(frame, &corners, &cities)?
         .into_iter()
         .zip(&named)
     {
