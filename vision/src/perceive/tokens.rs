@@ -22,13 +22,13 @@
 //!
 //! **Only cities and cards with a faint spot are looked at again.** Until session 48 every
 //! card was looked at from its grown quad, for the edges: two runs of the finder a card.
-//! Now only the cities (whose markers often lie at an edge) and the cards with a faint spot
-//! are. On the nine validation sets, decks 9 to 12, the held-out sets and decks 13 to 16
-//! (1,170 scenes) every layout reads as before (441 of 480, 205 of 240, 168 of 210, 179 of
-//! 240 exact; three tokens fewer found, on decks 11, 12 and 3, in scenes exact either way),
-//! and the recast copies of the validation sets, decks 9 to 12 and seed 7 (780 scenes)
-//! identically. Cities left out too, seed 7 lost a battle marker across Iron Gate's edge
-//! (55 -> 54 of 60 exact). The crowded table's frames ask the finder 52 and 64 runs
+//! Now only the cities (a marker may lie across a city's edge) and the cards with a faint
+//! spot are. On the nine validation sets, decks 9 to 12, the held-out sets and decks 13 to
+//! 16 (1,170 scenes) every layout reads as before (441 of 480, 205 of 240, 168 of 210, 179
+//! of 240 exact; three tokens fewer found, on decks 11, 12 and 3, in scenes exact either
+//! way), and the recast copies of the validation sets, decks 9 to 12 and seed 7 (780
+//! scenes) identically. Cities left out too, seed 7 lost a battle marker across Iron Gate's
+//! edge (55 -> 54 of 60 exact). The crowded table's frames ask the finder 52 and 64 runs
 //! instead of 79 and 88, and their analyses took 249.9 and 299.6 ms instead of 275.2 and
 //! 322.4 (`stage_times`, medians of three alternated rounds on 2 cores; ratios 0.91 and
 //! 0.93).
@@ -177,14 +177,14 @@ impl TokenFinder {
     }
 
     /// [`TokenFinder::find`] on cards whose corners were found at the table, and so may be
-    /// a little off, or have tokens lying across their edges: each city (`cities[i]`) and
-    /// each card with a faint spot is looked at again from its quad grown by the second of [`RELOOK_SCALES`], where a
-    /// spot seen clearly ([`EDGE_PEAK`]) and not seen before is added, and from its quad
-    /// shrunk by the first; its faint spots take the highest peak any look gives them. The
-    /// looks report spots from [`CANDIDATE_PEAK`] (or the finder's
-    /// least peak, if lower); a spot the first look saw under the least peak is kept only
-    /// where another look raised it to that, and is marked [`Spot::raised`] (see the
-    /// module's doc).
+    /// a little off, or have tokens lying across their edges (`cities[i]` says whether card
+    /// `i` is a city): each city and each card with a faint spot is looked at again from its
+    /// quad grown by the second of [`RELOOK_SCALES`], where a spot seen clearly
+    /// ([`EDGE_PEAK`]) and not seen before is added, and from its quad shrunk by the first;
+    /// its faint spots take the highest peak any look gives them. The looks report spots
+    /// from [`CANDIDATE_PEAK`] (or the finder's least peak, if lower); a spot the first
+    /// look saw under the least peak is kept only where another look raised it to that,
+    /// and is marked [`Spot::raised`] (see the module's doc).
     pub fn find_looking_again(
         &self,
         frame: &RgbImage,
@@ -199,15 +199,15 @@ impl TokenFinder {
             mark_under(spots, least);
         }
         // Only a city or a card with a faint spot is looked at again (see the module's doc).
-        let faint: Vec<usize> = (0..cards.len())
+        let relook: Vec<usize> = (0..cards.len())
             .filter(|&i| cities.get(i) == Some(&true) || found[i].iter().any(Spot::faint))
             .collect();
-        let again: Vec<[[f32; 2]; 4]> = faint
+        let again: Vec<[[f32; 2]; 4]> = relook
             .iter()
             .flat_map(|&i| [scaled(&cards[i], grow), scaled(&cards[i], shrink)])
             .collect();
         let looks = self.find_from(frame, &again, candidate)?;
-        for (&i, two) in faint.iter().zip(looks.chunks(2)) {
+        for (&i, two) in relook.iter().zip(looks.chunks(2)) {
             let [wide, narrow] = two else {
                 continue;
             };
