@@ -19,6 +19,7 @@ use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use tablelens_engine::{Catalogue, Corners};
 use tablelens_vision::npy;
+use tablelens_vision::perceive::assemble::{centre, scaled};
 use tablelens_vision::perceive::par;
 use tablelens_vision::perceive::resample::{rectify, unit_square_to_quad};
 use tablelens_vision::perceive::tokens::{CARD_CROP_H, CARD_CROP_W};
@@ -137,12 +138,7 @@ fn push(
         p[1] += rng.gen_range(-j..=j);
     }
     if grow > 0.0 {
-        let s = 1.0 + rng.gen_range(0.0..=grow);
-        let cx = k.iter().map(|p| p[0]).sum::<f32>() / 4.0;
-        let cy = k.iter().map(|p| p[1]).sum::<f32>() / 4.0;
-        for p in k.iter_mut() {
-            *p = [cx + (p[0] - cx) * s, cy + (p[1] - cy) * s];
-        }
+        k = scaled(&k, 1.0 + rng.gen_range(0.0..=grow));
     }
     let Some(m) = unit_square_to_quad(&k) else {
         return;
@@ -152,8 +148,7 @@ fn push(
     };
     let mut pts = Vec::new();
     for s in smalls {
-        let cx = s.iter().map(|p| p[0]).sum::<f32>() / 4.0;
-        let cy = s.iter().map(|p| p[1]).sum::<f32>() / 4.0;
+        let [cx, cy] = centre(s);
         let (u, v) =
             tablelens_vision::perceive::resample::apply(&inv, f64::from(cx), f64::from(cy));
         if (0.0..1.0).contains(&u) && (0.0..1.0).contains(&v) {

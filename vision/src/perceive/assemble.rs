@@ -115,7 +115,7 @@ pub(crate) fn beside(city: &Frame, p: [f32; 2]) -> Option<(f32, f32)> {
 }
 
 /// The centre of four corners.
-pub(crate) fn centre(c: &[[f32; 2]; 4]) -> [f32; 2] {
+pub fn centre(c: &[[f32; 2]; 4]) -> [f32; 2] {
     [
         (c[0][0] + c[1][0] + c[2][0] + c[3][0]) / 4.0,
         (c[0][1] + c[1][1] + c[2][1] + c[3][1]) / 4.0,
@@ -123,7 +123,7 @@ pub(crate) fn centre(c: &[[f32; 2]; 4]) -> [f32; 2] {
 }
 
 /// Four corners grown (or shrunk) by `k` about their centre.
-pub(crate) fn scaled(quad: &[[f32; 2]; 4], k: f32) -> [[f32; 2]; 4] {
+pub fn scaled(quad: &[[f32; 2]; 4], k: f32) -> [[f32; 2]; 4] {
     let c = centre(quad);
     quad.map(|[x, y]| [c[0] + (x - c[0]) * k, c[1] + (y - c[1]) * k])
 }
