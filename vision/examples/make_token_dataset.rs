@@ -10,8 +10,8 @@
 //! detector's and refiner's corners err. Each card's quad is then grown about its centre by
 //! up to GROW hundredths (default 0): data for a finder that looks at each card once, from
 //! its quad grown a little, to see a token across its edge (tried and not kept: see
-//! `models/tokens.md`). STACKED (0 to 1, default 0) is the chance that a
-//! unit's tokens or a city's markers lie partly over one another (`SceneOptions::stacked`).
+//! `models/tokens.md`). STACKED (0 to 1, default 0) is the chance that a unit's tokens or
+//! a city's markers lie partly over one another (`SceneOptions::stacked`).
 //! FIRST_SCENE (default 0) starts the scenes further on, for a set unlike those already made.
 
 use rand::{Rng, SeedableRng};
