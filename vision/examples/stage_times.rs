@@ -4,7 +4,8 @@
 //! (`vision/benches/analyze.rs`) gives the whole analysis; this says which stage to work
 //! on. `TABLELENS_THREADS=1` gives the one-core figures. It also prints how many times each
 //! network ran on a frame (`NetworkRuns`): the analysis's work, which unlike its time is
-//! the same however busy the machine is.
+//! the same however busy the machine is. Then each step of the analysis in order
+//! (`Analysis::steps`): its median time and the network runs it made, by network.
 //!
 //! Usage: `cargo run --release -p tablelens-vision --example stage_times [ROUNDS]`
 //! (30 rounds by default).
@@ -12,7 +13,7 @@
 use tablelens_engine::Catalogue;
 use tablelens_vision::perceive::identify::gallery_of;
 use tablelens_vision::perceive::{
-    embedder_fingerprint, Analyzer, Embedder, NetworkRuns, StageTimes,
+    embedder_fingerprint, Analyzer, Embedder, NetworkRuns, StageTimes, Step,
 };
 use tablelens_vision::render::all_faces;
 use tablelens_vision::render::crowded::{cards_in_view, crowded_table, narrowest_unit};
@@ -55,12 +56,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut times = Vec::with_capacity(rounds);
         let mut pieces = 0;
         let mut runs = NetworkRuns::default();
+        let mut steps: Vec<Vec<Step>> = Vec::with_capacity(rounds);
         for _ in 0..rounds.max(1) {
             let before = analyzer.network_runs();
             let analysis = analyzer.analyze(&cat, &scene.image)?;
             runs = analyzer.network_runs().since(&before);
             pieces = analysis.pieces.len();
             times.push(analysis.times);
+            steps.push(analysis.steps);
         }
         println!(
             "{name}: 40 cards, {} in view, units from {:.0} px wide; {pieces} pieces found; \
@@ -86,6 +89,49 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             runs.tokens,
             runs.strips
         );
+        print_steps(&steps);
     }
     Ok(())
+}
+
+/// Each step of the analysis with its median time over the rounds (`steps`, one list a
+/// round) and the network runs of its last round.
+fn print_steps(steps: &[Vec<Step>]) {
+    let Some(last) = steps.last() else {
+        return;
+    };
+    println!("  step by step (ms; network runs):");
+    for (k, step) in last.iter().enumerate() {
+        let ms = median(
+            steps
+                .iter()
+                .filter_map(|round| round.get(k))
+                .filter(|s| s.name == step.name)
+                .map(|s| s.ms)
+                .collect(),
+        );
+        println!(
+            "    {:28} {ms:8.2} {:4} {}",
+            step.name,
+            step.runs.total(),
+            by_network(&step.runs)
+        );
+    }
+}
+
+/// The networks that ran, with their runs: "refiner 20, embedder 10".
+fn by_network(runs: &NetworkRuns) -> String {
+    [
+        ("detector", runs.detector),
+        ("refiner", runs.refiner),
+        ("embedder", runs.embedder),
+        ("token embedder", runs.token_embedder),
+        ("token finder", runs.tokens),
+        ("strip finder", runs.strips),
+    ]
+    .iter()
+    .filter(|(_, n)| *n > 0)
+    .map(|(name, n)| format!("{name} {n}"))
+    .collect::<Vec<_>>()
+    .join(", ")
 }

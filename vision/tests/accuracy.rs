@@ -9,7 +9,7 @@
 use tablelens_engine::Catalogue;
 use tablelens_vision::perceive::eval::{report, score};
 use tablelens_vision::perceive::identify::gallery_of;
-use tablelens_vision::perceive::{embedder_fingerprint, Analyzer, Embedder};
+use tablelens_vision::perceive::{embedder_fingerprint, Analyzer, Embedder, NetworkRuns};
 use tablelens_vision::render::{all_faces, Renderer, SceneOptions};
 
 /// The parts of identification are timed apart, one after another, within it.
@@ -18,6 +18,30 @@ fn assert_parts_within_identify(t: &tablelens_vision::perceive::StageTimes) {
     assert!(parts.iter().all(|&ms| ms >= 0.0), "{t:?}");
     assert!(t.first_look_ms > 0.0, "{t:?}");
     assert!(parts.iter().sum::<f64>() <= t.identify_ms + 1e-6, "{t:?}");
+}
+
+/// The steps of an analysis cover it, in order from detection to the layout: their network
+/// runs add up to the analysis's (`runs`; to part of them where the frame was analysed
+/// again with its light taken out, whose first analysis has no steps), and their times to
+/// no more than its own.
+fn assert_steps_cover(analysis: &tablelens_vision::perceive::Analysis, runs: &NetworkRuns) {
+    let steps = &analysis.steps;
+    let names: Vec<&str> = steps.iter().map(|s| s.name).collect();
+    assert_eq!(names.first(), Some(&"detect"), "{names:?}");
+    assert_eq!(names.last(), Some(&"assemble"), "{names:?}");
+    let mut sum = NetworkRuns::default();
+    for s in steps {
+        assert!(s.ms >= 0.0, "{s:?}");
+        sum = sum + s.runs;
+    }
+    if analysis.times.relit() {
+        assert!(sum.total() < runs.total(), "{sum:?} of {runs:?}");
+    } else {
+        assert_eq!(sum, *runs);
+    }
+    let t = &analysis.times;
+    let ms: f64 = steps.iter().map(|s| s.ms).sum();
+    assert!(ms <= t.total_ms() - t.first_pass_ms + 1e-6, "{ms} of {t:?}");
 }
 
 /// An analyzer whose gallery holds the canonical faces (style 0).
@@ -48,6 +72,7 @@ fn the_vision_finds_and_names_cards_on_faces_it_never_trained_on() {
         );
         scores.push(score(&analysis, &scene.truth));
         assert_parts_within_identify(&analysis.times);
+        assert_steps_cover(&analysis, &runs);
         times.push(analysis.times);
     }
     // Tables with only the five cities on them: nothing else may be invented around them.

@@ -80,6 +80,7 @@ pub(crate) fn seen(cat: &Catalogue, n: usize, skip: Option<&str>) -> FromWorker 
             has_cities: true,
             pieces,
             times: StageTimes::default(),
+            steps: Vec::new(),
         }),
         demo: true,
         analysis_ms: 1.0,

@@ -186,6 +186,67 @@ impl NetworkRuns {
     }
 }
 
+/// One step of an analysis, in the order the analysis takes them: its name, its time and
+/// the networks it ran ([`Analysis::steps`]). Where the stages of [`StageTimes`] say which
+/// part of the pipeline to work on, the steps say which pass within it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Step {
+    /// What the step does, in a few words.
+    pub name: &'static str,
+    /// Its time, in milliseconds.
+    pub ms: f64,
+    /// The network runs it made (on every thread).
+    pub runs: NetworkRuns,
+}
+
+/// Times each step of an analysis as it ends ([`Step`]).
+struct StepClock<'a> {
+    analyzer: &'a Analyzer,
+    started: Instant,
+    runs: NetworkRuns,
+    steps: Vec<Step>,
+}
+
+impl<'a> StepClock<'a> {
+    /// Starts timing the first step.
+    fn start(analyzer: &'a Analyzer) -> StepClock<'a> {
+        StepClock {
+            analyzer,
+            started: Instant::now(),
+            runs: analyzer.network_runs(),
+            steps: Vec::new(),
+        }
+    }
+
+    /// Ends the step `name` and starts timing the next.
+    fn done(&mut self, name: &'static str) {
+        let runs = self.analyzer.network_runs();
+        self.steps.push(Step {
+            name,
+            ms: self.started.elapsed().as_secs_f64() * 1000.0,
+            runs: runs.since(&self.runs),
+        });
+        self.started = Instant::now();
+        self.runs = runs;
+    }
+}
+
+impl std::ops::Add for NetworkRuns {
+    type Output = NetworkRuns;
+
+    /// The runs of two parts of the work together.
+    fn add(self, other: NetworkRuns) -> NetworkRuns {
+        NetworkRuns {
+            detector: self.detector + other.detector,
+            refiner: self.refiner + other.refiner,
+            embedder: self.embedder + other.embedder,
+            token_embedder: self.token_embedder + other.token_embedder,
+            tokens: self.tokens + other.tokens,
+            strips: self.strips + other.strips,
+        }
+    }
+}
+
 /// One analysed frame.
 #[derive(Debug, Clone)]
 pub struct Analysis {
@@ -197,6 +258,10 @@ pub struct Analysis {
     pub pieces: Vec<assemble::Piece>,
     /// Time per stage.
     pub times: StageTimes,
+    /// Time and network runs per step, in order; of the second analysis where the frame
+    /// was analysed again with its light taken out. Empty where no analysis ran (the
+    /// demo's perfect analysis).
+    pub steps: Vec<Step>,
 }
 
 /// The least similarity at which a card named in a frame's first analysis is carried into
@@ -361,20 +426,25 @@ impl Analyzer {
         carried: &[Detection],
     ) -> Result<(Analysis, light::Light), VisionError> {
         let t0 = Instant::now();
+        let mut clock = StepClock::start(self);
         let mut detections = self.detector.detect(frame)?;
         refine::add_unseen(&mut detections, carried);
+        clock.done("detect");
         let t1 = Instant::now();
         self.refine(frame, &mut detections)?;
+        clock.done("refine");
         let tr = Instant::now();
         let mut pieces =
             assemble::identify_cards(frame, &detections, &self.embedder, &self.gallery)?;
         // A face-down card (a deck, a hand) shows a card back the player enrolled.
         assemble::drop_backs(&mut pieces, self.gallery.thresholds.card_back);
+        clock.done("first look");
         // A card named by a small lead, cut a little off four more times and named by the
         // mean. On validation layouts exact 412 -> 419 of 480 (units missed in 28 -> 22
         // scenes, a unit invented in 14 -> 11); recast 390 either way; held out 160 -> 161
         // of 210.
         assemble::look_moved(frame, &mut pieces, &self.embedder, &self.gallery)?;
+        clock.done("small leads cut again");
         let first = Instant::now();
         // Naming by place first, so that a card named as a face its place rules out (a
         // one-shot card in a column, a unit of the other side) is looked at again too. On
@@ -389,18 +459,24 @@ impl Analyzer {
         // layouts exact 365 -> 369 of 480, units missed in 53 -> 46 scenes (held out 143
         // -> 145 of 210).
         copies::limit(catalogue, &mut pieces);
+        clock.done("naming by place");
         second_look::look_again(frame, &mut pieces, &self.embedder, &self.gallery)?;
         assemble::drop_backs(&mut pieces, self.gallery.thresholds.card_back);
+        clock.done("second look");
         let second = Instant::now();
         self.name_by_place(catalogue, &mut pieces);
+        clock.done("naming by place again");
         // A card unseen in a column: between two named units about two steps apart, or
         // between a city and a first unit a step too far out.
         self.fill_gaps(frame, catalogue, &mut pieces)?;
+        clock.done("gaps");
         // Two cards of a column seen as one long card.
         split::look(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
+        clock.done("long cards split");
         // A card of a column still unknown, in quads of its true length on the table
         // (seen from the city cards).
         squared::look(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
+        clock.done("unknown cards squared");
         // A card of a column still unknown, or named with a small lead, compared with the
         // enrolled faces themselves, among the faces the table does not already show in
         // full.
@@ -412,10 +488,12 @@ impl Analyzer {
             &self.faces,
             &self.gallery.thresholds,
         );
+        clock.done("faces compared");
         // The gaps again, now that the face comparison has named more of the cards around
         // them (validation layouts exact 369 -> 372 of 480, held out 145 -> 146 of 210).
         copies::limit(catalogue, &mut pieces);
         self.fill_gaps(frame, catalogue, &mut pieces)?;
+        clock.done("gaps again");
         // A card unseen beyond a column's last unit, where nothing at all was found.
         column_end::look(
             frame,
@@ -425,10 +503,12 @@ impl Analyzer {
             &self.gallery,
             &self.refiner,
         )?;
+        clock.done("column ends");
         copies::limit(catalogue, &mut pieces);
         // Each named unit of a column in the quad of its true length on the table, where
         // that is more like its face, before its tokens and strip are looked for on it.
         squared::true_up(frame, &mut pieces, &self.embedder, &self.gallery)?;
+        clock.done("units trued up");
         // A faint detection that nothing could name, even by its place, is most likely not
         // a card.
         pieces.retain(|p| p.score >= detect::SURE_SCORE || p.id.is_some());
@@ -440,6 +520,7 @@ impl Analyzer {
         gaps::drop_between(&mut pieces, catalogue);
         // Nor is one named weakly that looks nothing like the face it is named.
         face_match::drop_unlike(catalogue, frame, &mut pieces, &self.faces);
+        clock.done("unlikely cards dropped");
         let on_cards = Instant::now();
         assemble::read_on_cards(
             catalogue,
@@ -456,6 +537,7 @@ impl Analyzer {
                 strip_details: &self.strip_details,
             },
         )?;
+        clock.done("on the cards");
         // Read once a frame: the look-alikes' hue here, and whether to relight the frame.
         let light = self.face_colours.light_of(frame, &pieces);
         look_alike::settle(
@@ -465,12 +547,15 @@ impl Analyzer {
             &light,
             &self.gallery.thresholds,
         );
+        clock.done("light and look-alikes");
         let on_cards_end = Instant::now();
         copies::limit(catalogue, &mut pieces);
         // A strip left unknown that is mostly the ends of its neighbours' named strips.
         strips::drop_seen_beside(&mut pieces);
+        clock.done("strips seen beside dropped");
         let t2 = Instant::now();
         let (layout, has_cities) = assemble::assemble(catalogue, &pieces);
+        clock.done("assemble");
         let t3 = Instant::now();
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
         let analysis = Analysis {
@@ -487,6 +572,7 @@ impl Analyzer {
                 assemble_ms: ms(t2, t3),
                 first_pass_ms: 0.0,
             },
+            steps: clock.steps,
         };
         Ok((analysis, light))
     }
