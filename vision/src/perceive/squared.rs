@@ -20,7 +20,8 @@
 //!   city's axis about the unit's middle ([`LAID_SLIDES`]), which mends a quad of the wrong
 //!   width or turn; a laid quad must be more alike by [`LAID_MARGIN`], and is looked at
 //!   only where the unit's quad is off the laid one by [`LAID_FROM`]. A unit already named
-//!   at [`SURE_QUAD`] or more keeps its quad.
+//!   at [`SURE_QUAD`] or more keeps its quad; one named at [`SURE_LAID`] or more is looked
+//!   at in its squared quads only.
 //!
 //!   With the squared quads alone, modules under the right unit went 93.1 / 98.7 / 97.6 /
 //!   93.1 / 89.4% -> 95.0 / 98.7 / 97.6 / 95.0 / 89.4%, tokens 95.0 / 96.3 / 98.8 / 90.8 /
@@ -69,6 +70,19 @@ pub const LAID_MARGIN: f32 = 0.05;
 /// of 240 exact.
 pub const LAID_FROM: f32 = 0.05;
 
+/// The similarity to its face from which a named unit is looked at in its squared quads
+/// only, not its laid ones, in [`true_up`] (up to [`SURE_QUAD`], from which it keeps its
+/// quad). On the thirteen validation sets (seeds 12 / 11 / 13, decks 1, 2 and 5 to 12)
+/// 3,638 units were trued up with 13,331 crops; of the 732 named at 0.9 to 0.95, the 2,190
+/// crops of their laid quads were taken 7 times, the 201 of their squared quads 26 times.
+/// From 0.9, every figure of those sets' reports, of their copies under a coloured light
+/// and seed 7's (`examples/recast.rs`), and of the held-out sets (seeds 7 and 0, decks 3,
+/// 4 and 13 to 16) came out as before, while the crowded table's frames asked 21 and 6
+/// fewer crops (323 -> 302 and 389 -> 383 network runs, `stage_times` on one core). From
+/// 0.85 seed 7's recast copy lost a token (one layout), from 0.8 deck 7 lost a strip, from
+/// 0.7 deck 11 a layout.
+pub const SURE_LAID: f32 = 0.9;
+
 /// The similarity to its face from which a named unit keeps its quad without looking at
 /// others in [`true_up`]: its crop is already about as like its face as crops get. On
 /// validation seed 12 and decks 1 and 2 (180 scenes) 1,991 units were trued up with 4,087
@@ -80,7 +94,8 @@ pub const LAID_FROM: f32 = 0.05;
 /// Tried from 0.9 again later (with the faint-only second look of the token finder): on
 /// the speed benchmark's two frames the embedder ran 22 and 7 times fewer (324 -> 302 and
 /// 392 -> 385 network runs), every layout read as before, but three validation strips, two
-/// recast strips and a recast token were lost; kept at 0.95.
+/// recast strips and a recast token were lost; kept at 0.95. Leaving out only the laid
+/// quads from 0.9 ([`SURE_LAID`]) saves about as many crops and changed no figure.
 pub const SURE_QUAD: f32 = 0.95;
 
 /// The plane of the table from the cards named as cities, with the enrolled cards' aspect,
@@ -255,9 +270,8 @@ pub fn true_up(
         }
         let c = &p.corners;
         let width = dist(c[0], c[1]).min(dist(c[1], c[2]));
-        // A quad already about the laid one is not worth the laid crops.
         let laid = plane.card_at(centre(c), unit_width, city, c, 0.0);
-        if laid.is_some_and(|l| farthest(&l, c) >= LAID_FROM * width) {
+        if worth_laying(p, laid.as_ref()) {
             for slide in LAID_SLIDES {
                 if let Some(q) = plane.card_at(centre(c), unit_width, city, c, slide) {
                     detections.push(Detection::card(q, p.score));
@@ -300,6 +314,15 @@ pub fn true_up(
     Ok(())
 }
 
+/// Whether a named unit is worth looking at in its laid quads, its middle one `laid`: not
+/// one named at [`SURE_LAID`] or more, nor one whose quad is already about the laid one
+/// (under [`LAID_FROM`] of its width off).
+fn worth_laying(p: &Piece, laid: Option<&Quad>) -> bool {
+    let c = &p.corners;
+    let width = dist(c[0], c[1]).min(dist(c[1], c[2]));
+    own_likeness(p) < SURE_LAID && laid.is_some_and(|l| farthest(l, c) >= LAID_FROM * width)
+}
+
 /// How far the farthest corner of `a` lies from the same corner of `b`.
 fn farthest(a: &Quad, b: &Quad) -> f32 {
     (0..4).map(|k| dist(a[k], b[k])).fold(0.0, f32::max)
@@ -309,6 +332,20 @@ fn farthest(a: &Quad, b: &Quad) -> f32 {
 mod tests {
     use super::*;
     use crate::perceive::assemble::upright_card as card;
+
+    #[test]
+    fn only_a_unit_named_under_the_laid_bar_and_off_its_laid_quad_is_laid() {
+        // A unit 60 px wide whose laid quad lies 6 px (a tenth of its width) off its own.
+        let named = |s: f32| card(300.0, 400.0, Some("commando"), &[("commando", s)]);
+        let off = named(0.8).corners.map(|[x, y]| [x + 6.0, y]);
+        assert!(worth_laying(&named(0.8), Some(&off)));
+        assert!(!worth_laying(&named(SURE_LAID), Some(&off)));
+        assert!(!worth_laying(&named(0.92), Some(&off)));
+        // Its quad already about the laid one, or no laid quad at all.
+        let near = named(0.8).corners.map(|[x, y]| [x + 2.0, y]);
+        assert!(!worth_laying(&named(0.8), Some(&near)));
+        assert!(!worth_laying(&named(0.8), None));
+    }
 
     #[test]
     fn no_plane_without_two_cities() {
