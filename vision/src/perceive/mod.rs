@@ -186,6 +186,22 @@ impl NetworkRuns {
     }
 }
 
+impl std::ops::Add for NetworkRuns {
+    type Output = NetworkRuns;
+
+    /// The runs of two parts of the work together.
+    fn add(self, other: NetworkRuns) -> NetworkRuns {
+        NetworkRuns {
+            detector: self.detector + other.detector,
+            refiner: self.refiner + other.refiner,
+            embedder: self.embedder + other.embedder,
+            token_embedder: self.token_embedder + other.token_embedder,
+            tokens: self.tokens + other.tokens,
+            strips: self.strips + other.strips,
+        }
+    }
+}
+
 /// One step of an analysis, in the order the analysis takes them: its name, its time and
 /// the networks it ran ([`Analysis::steps`]). Where the stages of [`StageTimes`] say which
 /// part of the pipeline to work on, the steps say which pass within it.
@@ -228,22 +244,6 @@ impl<'a> StepClock<'a> {
         });
         self.started = Instant::now();
         self.runs = runs;
-    }
-}
-
-impl std::ops::Add for NetworkRuns {
-    type Output = NetworkRuns;
-
-    /// The runs of two parts of the work together.
-    fn add(self, other: NetworkRuns) -> NetworkRuns {
-        NetworkRuns {
-            detector: self.detector + other.detector,
-            refiner: self.refiner + other.refiner,
-            embedder: self.embedder + other.embedder,
-            token_embedder: self.token_embedder + other.token_embedder,
-            tokens: self.tokens + other.tokens,
-            strips: self.strips + other.strips,
-        }
     }
 }
 
