@@ -79,15 +79,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             );
         }
         println!(
-            "  network runs on the frame: {} (detector {}, refiner {}, embedder {}, token \
-             embedder {}, token finder {}, strip finder {})",
+            "  network runs on the frame: {} ({})",
             runs.total(),
-            runs.detector,
-            runs.refiner,
-            runs.embedder,
-            runs.token_embedder,
-            runs.tokens,
-            runs.strips
+            by_network(&runs, |_| true)
         );
         print_steps(&steps);
     }
@@ -114,13 +108,13 @@ fn print_steps(steps: &[Vec<Step>]) {
             "    {:28} {ms:8.2} {:4} {}",
             step.name,
             step.runs.total(),
-            by_network(&step.runs)
+            by_network(&step.runs, |n| n > 0)
         );
     }
 }
 
-/// The networks that ran, with their runs: "refiner 20, embedder 10".
-fn by_network(runs: &NetworkRuns) -> String {
+/// Each network with its runs, those whose count `shown` keeps: "refiner 20, embedder 10".
+fn by_network(runs: &NetworkRuns, shown: impl Fn(usize) -> bool) -> String {
     [
         ("detector", runs.detector),
         ("refiner", runs.refiner),
@@ -130,7 +124,7 @@ fn by_network(runs: &NetworkRuns) -> String {
         ("strip finder", runs.strips),
     ]
     .iter()
-    .filter(|(_, n)| *n > 0)
+    .filter(|(_, n)| shown(*n))
     .map(|(name, n)| format!("{name} {n}"))
     .collect::<Vec<_>>()
     .join(", ")

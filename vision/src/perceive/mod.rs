@@ -215,12 +215,30 @@ pub struct Step {
     pub runs: NetworkRuns,
 }
 
-/// Times each step of an analysis as it ends ([`Step`]).
+/// The stage of [`StageTimes`] a step's time counts to.
+#[derive(Debug, Clone, Copy)]
+enum Stage {
+    Detect,
+    Refine,
+    /// Identification: [`StageTimes::first_look_ms`] too.
+    FirstLook,
+    /// Identification: [`StageTimes::second_look_ms`] too.
+    SecondLook,
+    /// Identification: [`StageTimes::on_cards_ms`] too.
+    OnCards,
+    /// Identification, in none of its parts.
+    Identify,
+    Assemble,
+}
+
+/// Times each step of an analysis as it ends ([`Step`]), and adds its time to its stage's
+/// ([`StageTimes`]).
 struct StepClock<'a> {
     analyzer: &'a Analyzer,
     started: Instant,
     runs: NetworkRuns,
     steps: Vec<Step>,
+    times: StageTimes,
 }
 
 impl<'a> StepClock<'a> {
@@ -231,19 +249,37 @@ impl<'a> StepClock<'a> {
             started: Instant::now(),
             runs: analyzer.network_runs(),
             steps: Vec::new(),
+            times: StageTimes::default(),
         }
     }
 
-    /// Ends the step `name` and starts timing the next.
-    fn done(&mut self, name: &'static str) {
+    /// Ends the step `name`, of the stage `stage`, and starts timing the next.
+    fn done(&mut self, stage: Stage, name: &'static str) {
         let runs = self.analyzer.network_runs();
+        let ms = self.started.elapsed().as_secs_f64() * 1000.0;
         self.steps.push(Step {
             name,
-            ms: self.started.elapsed().as_secs_f64() * 1000.0,
+            ms,
             runs: runs.since(&self.runs),
         });
         self.started = Instant::now();
         self.runs = runs;
+        let t = &mut self.times;
+        match stage {
+            Stage::Detect => t.detect_ms += ms,
+            Stage::Refine => t.refine_ms += ms,
+            Stage::FirstLook => t.first_look_ms += ms,
+            Stage::SecondLook => t.second_look_ms += ms,
+            Stage::OnCards => t.on_cards_ms += ms,
+            Stage::Identify => {}
+            Stage::Assemble => t.assemble_ms += ms,
+        }
+        if matches!(
+            stage,
+            Stage::FirstLook | Stage::SecondLook | Stage::OnCards | Stage::Identify
+        ) {
+            t.identify_ms += ms;
+        }
     }
 }
 
@@ -425,27 +461,23 @@ impl Analyzer {
         frame: &RgbImage,
         carried: &[Detection],
     ) -> Result<(Analysis, light::Light), VisionError> {
-        let t0 = Instant::now();
         let mut clock = StepClock::start(self);
         let mut detections = self.detector.detect(frame)?;
         refine::add_unseen(&mut detections, carried);
-        clock.done("detect");
-        let t1 = Instant::now();
+        clock.done(Stage::Detect, "detect");
         self.refine(frame, &mut detections)?;
-        clock.done("refine");
-        let tr = Instant::now();
+        clock.done(Stage::Refine, "refine");
         let mut pieces =
             assemble::identify_cards(frame, &detections, &self.embedder, &self.gallery)?;
         // A face-down card (a deck, a hand) shows a card back the player enrolled.
         assemble::drop_backs(&mut pieces, self.gallery.thresholds.card_back);
-        clock.done("first look");
+        clock.done(Stage::FirstLook, "first look");
         // A card named by a small lead, cut a little off four more times and named by the
         // mean. On validation layouts exact 412 -> 419 of 480 (units missed in 28 -> 22
         // scenes, a unit invented in 14 -> 11); recast 390 either way; held out 160 -> 161
         // of 210.
         assemble::look_moved(frame, &mut pieces, &self.embedder, &self.gallery)?;
-        clock.done("small leads cut again");
-        let first = Instant::now();
+        clock.done(Stage::FirstLook, "small leads cut again");
         // Naming by place first, so that a card named as a face its place rules out (a
         // one-shot card in a column, a unit of the other side) is looked at again too. On
         // validation scenes (seeds 12 / 11 / 13, decks 1 and 2) this placed 96.4 / 97.0 /
@@ -459,24 +491,23 @@ impl Analyzer {
         // layouts exact 365 -> 369 of 480, units missed in 53 -> 46 scenes (held out 143
         // -> 145 of 210).
         copies::limit(catalogue, &mut pieces);
-        clock.done("naming by place");
+        clock.done(Stage::SecondLook, "naming by place");
         second_look::look_again(frame, &mut pieces, &self.embedder, &self.gallery)?;
         assemble::drop_backs(&mut pieces, self.gallery.thresholds.card_back);
-        clock.done("second look");
-        let second = Instant::now();
+        clock.done(Stage::SecondLook, "second look");
         self.name_by_place(catalogue, &mut pieces);
-        clock.done("naming by place again");
+        clock.done(Stage::Identify, "naming by place again");
         // A card unseen in a column: between two named units about two steps apart, or
         // between a city and a first unit a step too far out.
         self.fill_gaps(frame, catalogue, &mut pieces)?;
-        clock.done("gaps");
+        clock.done(Stage::Identify, "gaps");
         // Two cards of a column seen as one long card.
         split::look(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
-        clock.done("long cards split");
+        clock.done(Stage::Identify, "long cards split");
         // A card of a column still unknown, in quads of its true length on the table
         // (seen from the city cards).
         squared::look(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
-        clock.done("unknown cards squared");
+        clock.done(Stage::Identify, "unknown cards squared");
         // A card of a column still unknown, or named with a small lead, compared with the
         // enrolled faces themselves, among the faces the table does not already show in
         // full.
@@ -488,12 +519,12 @@ impl Analyzer {
             &self.faces,
             &self.gallery.thresholds,
         );
-        clock.done("faces compared");
+        clock.done(Stage::Identify, "faces compared");
         // The gaps again, now that the face comparison has named more of the cards around
         // them (validation layouts exact 369 -> 372 of 480, held out 145 -> 146 of 210).
         copies::limit(catalogue, &mut pieces);
         self.fill_gaps(frame, catalogue, &mut pieces)?;
-        clock.done("gaps again");
+        clock.done(Stage::Identify, "gaps again");
         // A card unseen beyond a column's last unit, where nothing at all was found.
         column_end::look(
             frame,
@@ -503,12 +534,12 @@ impl Analyzer {
             &self.gallery,
             &self.refiner,
         )?;
-        clock.done("column ends");
+        clock.done(Stage::Identify, "column ends");
         copies::limit(catalogue, &mut pieces);
         // Each named unit of a column in the quad of its true length on the table, where
         // that is more like its face, before its tokens and strip are looked for on it.
         squared::true_up(frame, &mut pieces, &self.embedder, &self.gallery)?;
-        clock.done("units trued up");
+        clock.done(Stage::Identify, "units trued up");
         // A faint detection that nothing could name, even by its place, is most likely not
         // a card.
         pieces.retain(|p| p.score >= detect::SURE_SCORE || p.id.is_some());
@@ -520,8 +551,7 @@ impl Analyzer {
         gaps::drop_between(&mut pieces, catalogue);
         // Nor is one named weakly that looks nothing like the face it is named.
         face_match::drop_unlike(catalogue, frame, &mut pieces, &self.faces);
-        clock.done("unlikely cards dropped");
-        let on_cards = Instant::now();
+        clock.done(Stage::Identify, "unlikely cards dropped");
         assemble::read_on_cards(
             catalogue,
             frame,
@@ -537,7 +567,7 @@ impl Analyzer {
                 strip_details: &self.strip_details,
             },
         )?;
-        clock.done("on the cards");
+        clock.done(Stage::OnCards, "on the cards");
         // Read once a frame: the look-alikes' hue here, and whether to relight the frame.
         let light = self.face_colours.light_of(frame, &pieces);
         look_alike::settle(
@@ -547,31 +577,18 @@ impl Analyzer {
             &light,
             &self.gallery.thresholds,
         );
-        clock.done("light and look-alikes");
-        let on_cards_end = Instant::now();
+        clock.done(Stage::OnCards, "light and look-alikes");
         copies::limit(catalogue, &mut pieces);
         // A strip left unknown that is mostly the ends of its neighbours' named strips.
         strips::drop_seen_beside(&mut pieces);
-        clock.done("strips seen beside dropped");
-        let t2 = Instant::now();
+        clock.done(Stage::Identify, "strips seen beside dropped");
         let (layout, has_cities) = assemble::assemble(catalogue, &pieces);
-        clock.done("assemble");
-        let t3 = Instant::now();
-        let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
+        clock.done(Stage::Assemble, "assemble");
         let analysis = Analysis {
             layout,
             has_cities,
             pieces,
-            times: StageTimes {
-                detect_ms: ms(t0, t1),
-                refine_ms: ms(t1, tr),
-                identify_ms: ms(tr, t2),
-                first_look_ms: ms(tr, first),
-                second_look_ms: ms(first, second),
-                on_cards_ms: ms(on_cards, on_cards_end),
-                assemble_ms: ms(t2, t3),
-                first_pass_ms: 0.0,
-            },
+            times: clock.times,
             steps: clock.steps,
         };
         Ok((analysis, light))

@@ -271,7 +271,7 @@ pub fn true_up(
         let c = &p.corners;
         let width = dist(c[0], c[1]).min(dist(c[1], c[2]));
         let laid = plane.card_at(centre(c), unit_width, city, c, 0.0);
-        if worth_laying(p, laid.as_ref()) {
+        if worth_laying(p, laid.as_ref(), width) {
             for slide in LAID_SLIDES {
                 if let Some(q) = plane.card_at(centre(c), unit_width, city, c, slide) {
                     detections.push(Detection::card(q, p.score));
@@ -314,13 +314,12 @@ pub fn true_up(
     Ok(())
 }
 
-/// Whether a named unit is worth looking at in its laid quads, its middle one `laid`: not
-/// one named at [`SURE_LAID`] or more, nor one whose quad is already about the laid one
-/// (under [`LAID_FROM`] of its width off).
-fn worth_laying(p: &Piece, laid: Option<&Quad>) -> bool {
-    let c = &p.corners;
-    let width = dist(c[0], c[1]).min(dist(c[1], c[2]));
-    own_likeness(p) < SURE_LAID && laid.is_some_and(|l| farthest(l, c) >= LAID_FROM * width)
+/// Whether a named unit `width` wide is worth looking at in its laid quads, its middle one
+/// `laid`: not one named at [`SURE_LAID`] or more, nor one whose quad is already about the
+/// laid one (under [`LAID_FROM`] of its width off).
+fn worth_laying(p: &Piece, laid: Option<&Quad>, width: f32) -> bool {
+    own_likeness(p) < SURE_LAID
+        && laid.is_some_and(|l| farthest(l, &p.corners) >= LAID_FROM * width)
 }
 
 /// How far the farthest corner of `a` lies from the same corner of `b`.
@@ -338,13 +337,13 @@ mod tests {
         // A unit 60 px wide whose laid quad lies 6 px (a tenth of its width) off its own.
         let named = |s: f32| card(300.0, 400.0, Some("commando"), &[("commando", s)]);
         let off = named(0.8).corners.map(|[x, y]| [x + 6.0, y]);
-        assert!(worth_laying(&named(0.8), Some(&off)));
-        assert!(!worth_laying(&named(SURE_LAID), Some(&off)));
-        assert!(!worth_laying(&named(0.92), Some(&off)));
+        assert!(worth_laying(&named(0.8), Some(&off), 60.0));
+        assert!(!worth_laying(&named(SURE_LAID), Some(&off), 60.0));
+        assert!(!worth_laying(&named(0.92), Some(&off), 60.0));
         // Its quad already about the laid one, or no laid quad at all.
         let near = named(0.8).corners.map(|[x, y]| [x + 2.0, y]);
-        assert!(!worth_laying(&named(0.8), Some(&near)));
-        assert!(!worth_laying(&named(0.8), None));
+        assert!(!worth_laying(&named(0.8), Some(&near), 60.0));
+        assert!(!worth_laying(&named(0.8), None, 60.0));
     }
 
     #[test]
