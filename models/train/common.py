@@ -100,6 +100,8 @@ def corner_net_args(model_file, width=None):
     ap.add_argument("--steps", type=int, default=4000)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--init", help="start from the weights of this ONNX file (same architecture)")
+    ap.add_argument("--peak-lr", type=float, default=2e-3, help="learning rate after the warm-up")
     if width is not None:
         ap.add_argument("--width", type=float, default=width)
     return ap.parse_args()
@@ -138,10 +140,13 @@ def fit_corner_net(args, spec, input_shape, prefix, name, presence_weight=None):
     hold = np.arange(n - n_hold, n)
     print(f"{n} windows; {n_hold} held out")
     params = nets.init_params(spec, jax.random.PRNGKey(args.seed))
+    if args.init:
+        params = nets.load_onnx_params(args.init, params)
+        print(f"started from {args.init}")
     print(f"{name}: {nets.param_count(params)} parameters, {nets.macs(spec, input_shape) / 1e6:.1f} M MACs per window")
     params, clock = fit(spec, params, loss, images, targets,
                         train_idx, steps=args.steps, batch=args.batch, seed=args.seed,
-                        peak_lr=2e-3, warmup=200, end_lr=2e-5, gain=0.3, bias=25)
+                        peak_lr=args.peak_lr, warmup=200, end_lr=2e-5, gain=0.3, bias=25)
     fwd = jax.jit(lambda p, x: nets.forward(spec, p, x))
     pred = np.concatenate([np.asarray(fwd(params, to_input(images[hold[s:s + 256]])))
                            for s in range(0, len(hold), 256)])
