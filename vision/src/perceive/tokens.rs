@@ -202,13 +202,7 @@ impl TokenFinder {
         for spots in &mut found {
             mark_under(spots, least);
         }
-        // Only a city or a card with a faint spot is looked at again (see the module's doc);
-        // only a card with a faint spot from its shrunk quad too, which can do nothing but
-        // raise faint spots.
-        let relook: Vec<(usize, bool)> = (0..cards.len())
-            .map(|i| (i, found[i].iter().any(Spot::faint)))
-            .filter(|&(i, faint)| faint || cities.get(i) == Some(&true))
-            .collect();
+        let relook = relooks(&found, cities);
         let again: Vec<[[f32; 2]; 4]> = relook
             .iter()
             .flat_map(|&(i, faint)| {
@@ -291,6 +285,19 @@ fn squares(plane: &[f32], gh: usize, gw: usize, card: &[[f32; 2]; 4], least: f32
     }
     found.sort_by(|a, b| b.peak.total_cmp(&a.peak));
     found
+}
+
+/// The cards to look at again, given each card's spots from its first look (`found`) and
+/// whether it is a city: each city and each card with a faint spot (see the module's doc),
+/// with whether to look from its shrunk quad too, which can do nothing but raise faint
+/// spots (so only for a card that has one).
+fn relooks(found: &[Vec<Spot>], cities: &[bool]) -> Vec<(usize, bool)> {
+    found
+        .iter()
+        .enumerate()
+        .map(|(i, spots)| (i, spots.iter().any(Spot::faint)))
+        .filter(|&(i, faint)| faint || cities.get(i) == Some(&true))
+        .collect()
 }
 
 /// Marks each spot of `spots` seen under the peak `least` as [`Spot::raised`]: it stays only
@@ -417,6 +424,26 @@ mod tests {
             .unwrap();
         assert!(found.iter().all(Vec::is_empty), "{found:?}");
         assert_eq!(finder.runs(), 2 * cards.len() + 1);
+    }
+
+    #[test]
+    fn a_city_is_looked_at_again_and_shrunk_only_with_a_faint_spot() {
+        let found = vec![
+            vec![],
+            vec![spot(10.0, 10.0, 0.9), spot(30.0, 30.0, 0.3)],
+            vec![spot(10.0, 10.0, 0.9)],
+            vec![],
+            vec![spot(10.0, 10.0, 0.15)],
+            vec![spot(10.0, 10.0, 0.9)],
+        ];
+        let cities = [false, false, true, true, true, false];
+        // A card with nothing faint on it and no city (0 and 5): not at all. A card with a
+        // faint spot (1, and the city 4 with one under the least peak): both looks. A city
+        // with nothing faint (2 and 3): its grown look only.
+        assert_eq!(
+            relooks(&found, &cities),
+            vec![(1, true), (2, false), (3, false), (4, true)]
+        );
     }
 
     #[test]
