@@ -202,27 +202,22 @@ impl TokenFinder {
         for spots in &mut found {
             mark_under(spots, least);
         }
-        let relook = relooks(&found, cities);
-        let again: Vec<[[f32; 2]; 4]> = relook
-            .iter()
-            .flat_map(|&(i, faint)| {
-                let narrow = faint.then(|| scaled(&cards[i], shrink));
-                std::iter::once(scaled(&cards[i], grow)).chain(narrow)
-            })
+        // Each look again: the card, and whether from its grown quad (else its shrunk one);
+        // a card's grown look first.
+        let again: Vec<(usize, bool)> = relooks(&found, cities)
+            .into_iter()
+            .flat_map(|(i, faint)| std::iter::once((i, true)).chain(faint.then_some((i, false))))
             .collect();
-        let mut looks = self.find_from(frame, &again, candidate)?.into_iter();
-        for &(i, faint) in &relook {
-            let Some(wide) = looks.next() else {
-                break;
-            };
-            add_at_edges(&mut found[i], &wide);
-            raise_faint(&mut found[i], &wide);
-            if faint {
-                let Some(narrow) = looks.next() else {
-                    break;
-                };
-                raise_faint(&mut found[i], &narrow);
+        let quads: Vec<[[f32; 2]; 4]> = again
+            .iter()
+            .map(|&(i, grown)| scaled(&cards[i], if grown { grow } else { shrink }))
+            .collect();
+        let looks = self.find_from(frame, &quads, candidate)?;
+        for (&(i, grown), look) in again.iter().zip(&looks) {
+            if grown {
+                add_at_edges(&mut found[i], look);
             }
+            raise_faint(&mut found[i], look);
         }
         for spots in &mut found {
             keep_from(spots, least);
