@@ -16,7 +16,7 @@
 //! wrong; the copies under a coloured light (`examples/recast.rs`) 360 -> 362; the held-out
 //! sets (210 scenes) read as before. Without the refiner, the guessed quad alone gave 386 at
 //! 0.7 and 375 at 0.6; with one round of it, 386; slid by a tenth of a card either way as
-//! well, no more. It costs two rounds of the refiner and a crop for each column: the
+//! well, no more. It costs up to two rounds of the refiner and a crop for each column: the
 //! 40-card frames of the speed benchmark took 48.3 and 63.3 ms before and 51.2 and 67.3 ms
 //! after (criterion medians of three alternated rounds on 2 cores; ratio 1.06).
 
