@@ -100,12 +100,13 @@ fn top_rows() -> u32 {
 pub(crate) fn normalised(img: &RgbImage, x0: u32, y0: u32, width: u32, rows: u32) -> Vec<f32> {
     let n = (width * rows) as usize;
     let mut v = Vec::with_capacity(3 * n);
+    let (raw, stride) = (img.as_raw(), img.width() as usize * 3);
     for c in 0..3 {
         let start = v.len();
         for y in y0..y0 + rows {
-            for x in x0..x0 + width {
-                v.push(f32::from(img.get_pixel(x, y)[c]));
-            }
+            let from = y as usize * stride + x0 as usize * 3;
+            let row = &raw[from..from + width as usize * 3];
+            v.extend(row.chunks_exact(3).map(|p| f32::from(p[c])));
         }
         let channel = &mut v[start..];
         let mean = channel.iter().sum::<f32>() / n as f32;
