@@ -157,6 +157,13 @@ fn markers(ctx: &CityContext, active: Option<CityId>, f: &mut Findings) {
             ));
         }
     }
+    if l.feature_used && !l.destroyed && !l.extra_district {
+        if ctx.city.feature == Feature::ExtraDistrict {
+            f.violations.push(format!(
+                "{name} has the used-feature token but not the extra-district token: its feature adds the third district (has the token fallen off?)"
+            ));
+        }
+    }
     if l.feature_used {
         if ctx.city.feature == Feature::None {
             f.violations.push(format!(
@@ -384,5 +391,30 @@ mod tests {
         // ziggy not flipped; battle marker off the active city; extra district off Jersey;
         // New York destroyed out of order.
         assert_eq!(f.violations.len(), 4, "{:?}", f.violations);
+    }
+
+    #[test]
+    fn jersey_crusts_used_feature_and_third_district_go_together() {
+        // Jersey Crust is active once the four cities before it have fallen.
+        let at_jersey = |marks: &str| {
+            findings(&format!(
+                r#"{{"cities":[{{"id":"ziggy_one","destroyed":true}},{{"id":"iron_gate","destroyed":true}},{{"id":"cleveland_harbour","destroyed":true}},{{"id":"jersey_crust"{marks}}}]}}"#
+            ))
+        };
+        let both = at_jersey(r#","feature_used":true,"extra_district":true"#);
+        assert!(both.violations.is_empty(), "{:?}", both.violations);
+        for one in [r#","feature_used":true"#, r#","extra_district":true"#] {
+            let f = at_jersey(one);
+            assert_eq!(f.violations.len(), 1, "{one}: {:?}", f.violations);
+        }
+        // Cleveland Harbour's used feature asks for no token.
+        let cleveland = findings(
+            r#"{"cities":[{"id":"ziggy_one","destroyed":true},{"id":"iron_gate","destroyed":true},{"id":"cleveland_harbour","feature_used":true}]}"#,
+        );
+        assert!(
+            cleveland.violations.is_empty(),
+            "{:?}",
+            cleveland.violations
+        );
     }
 }
