@@ -157,9 +157,8 @@ fn city_markers(
     let city = cat.city(ac.id);
     if city.feature != Feature::None && r.gen_bool(0.3) {
         ac.feature_used = true;
-        if city.feature == Feature::ExtraDistrict && r.gen_bool(0.7) {
-            ac.extra_district = true;
-        }
+        // Jersey Crust's feature is its third district: once used, the district is there.
+        ac.extra_district = city.feature == Feature::ExtraDistrict;
     }
     let districts = city.districts.value + u32::from(ac.extra_district);
     let k = r.gen_range(0..districts);
