@@ -157,12 +157,11 @@ fn markers(ctx: &CityContext, active: Option<CityId>, f: &mut Findings) {
             ));
         }
     }
-    if l.feature_used && !l.destroyed && !l.extra_district {
-        if ctx.city.feature == Feature::ExtraDistrict {
-            f.violations.push(format!(
-                "{name} has the used-feature token but not the extra-district token: its feature adds the third district (has the token fallen off?)"
-            ));
-        }
+    let adds_district = ctx.city.feature == Feature::ExtraDistrict;
+    if adds_district && l.feature_used && !l.destroyed && !l.extra_district {
+        f.violations.push(format!(
+            "{name} has the used-feature token but not the extra-district token: its feature adds the third district (has the token fallen off?)"
+        ));
     }
     if l.feature_used {
         if ctx.city.feature == Feature::None {
