@@ -394,7 +394,7 @@ mod tests {
 
     #[test]
     fn jersey_crusts_used_feature_and_third_district_go_together() {
-        // Jersey Crust is active once the four cities before it have fallen.
+        // Jersey Crust (city 4) is active once the three cities before it have fallen.
         let at_jersey = |marks: &str| {
             findings(&format!(
                 r#"{{"cities":[{{"id":"ziggy_one","destroyed":true}},{{"id":"iron_gate","destroyed":true}},{{"id":"cleveland_harbour","destroyed":true}},{{"id":"jersey_crust"{marks}}}]}}"#

@@ -20,9 +20,8 @@
 //!   city's axis about the unit's middle, and slid from there ([`LAID_SLIDE`]), which mends
 //!   a quad of the wrong width or turn; a laid quad must be more alike by [`LAID_MARGIN`],
 //!   and is looked at only where the unit's quad is off the laid one by [`LAID_FROM`]. A
-//!   unit already named
-//!   at [`SURE_QUAD`] or more keeps its quad; one named at [`SURE_LAID`] or more is looked
-//!   at in its squared quads only.
+//!   unit already named at [`SURE_QUAD`] or more keeps its quad; one named at
+//!   [`SURE_LAID`] or more is looked at in its squared quads only.
 //!
 //!   With the squared quads alone, modules under the right unit went 93.1 / 98.7 / 97.6 /
 //!   93.1 / 89.4% -> 95.0 / 98.7 / 97.6 / 95.0 / 89.4%, tokens 95.0 / 96.3 / 98.8 / 90.8 /
