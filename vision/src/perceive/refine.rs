@@ -226,11 +226,12 @@ fn size(q: &[[f32; 2]; 4]) -> f32 {
 /// Whether a round that took a card's quad from `before` to `after` settled it: moved no
 /// corner by [`SETTLED`] of the card's mean side or more.
 fn settled(before: &Quad, after: &Quad) -> bool {
-    let side = size(before) / 4.0;
-    let moved = (0..4)
-        .map(|k| dist(before[k], after[k]))
-        .fold(0.0f32, f32::max);
-    moved < SETTLED * side
+    farthest(before, after) < SETTLED * (size(before) / 4.0)
+}
+
+/// How far the farthest corner of `a` lies from the same corner of `b`.
+pub(crate) fn farthest(a: &Quad, b: &Quad) -> f32 {
+    (0..4).map(|k| dist(a[k], b[k])).fold(0.0, f32::max)
 }
 
 /// A refined quad may move and resize a card, but not blow it up or collapse it.

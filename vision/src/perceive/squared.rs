@@ -40,7 +40,7 @@ use super::detect::{Detection, PieceClass};
 use super::identify::{Embedder, Gallery};
 use super::plane::{Anchor, TablePlane, CARD_ASPECT};
 use super::quad_window::Quad;
-use super::refine::same_card;
+use super::refine::{farthest, same_card};
 use super::second_look::LEAST_FIRST_SIMILARITY;
 use super::sides::{column_of, is_city, is_unit_of};
 use super::VisionError;
@@ -346,11 +346,6 @@ pub fn true_up(
 fn worth_laying(p: &Piece, laid: Option<&Quad>, width: f32) -> bool {
     own_likeness(p) < SURE_LAID
         && laid.is_some_and(|l| farthest(l, &p.corners) >= LAID_FROM * width)
-}
-
-/// How far the farthest corner of `a` lies from the same corner of `b`.
-fn farthest(a: &Quad, b: &Quad) -> f32 {
-    (0..4).map(|k| dist(a[k], b[k])).fold(0.0, f32::max)
 }
 
 #[cfg(test)]
