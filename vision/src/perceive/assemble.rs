@@ -392,8 +392,8 @@ pub struct OnCards<'a> {
 /// unit it lies on as clearly as [`PRINT_SURE`] is left out. So is a token or marker,
 /// however well named, that looks like the art of a unit or city it lies on, where it lies,
 /// as clearly as [`super::art::ART_SURE`] ([`super::art`]): no piece lies there, the finder
-/// saw the card; and a token named barely over its bar that looks like it fairly
-/// ([`art_bar`]).
+/// saw the card; and a token named barely over its bar that looks like it fairly, or that
+/// looks more like it than like the token it is named ([`art_bar`]).
 /// And a token on a unit named under its bar, but by less than [`RESCUE_BELOW`], that looks
 /// unlike the unit's art there (under [`NOT_ART`]) is kept: something lies there, and a
 /// small or blurred token matches its enrolled picture only weakly; but not one the token
