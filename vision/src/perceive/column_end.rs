@@ -19,8 +19,13 @@
 //! well, no more. It costs up to two rounds of the refiner and a crop for each column: the
 //! 40-card frames of the speed benchmark took 48.3 and 63.3 ms before and 51.2 and 67.3 ms
 //! after (criterion medians of three alternated rounds on 2 cores; ratio 1.06).
+//!
+//! Even at that bar the embedder sometimes takes bare cloth for a unit: a crop of plain
+//! yellow table was 0.76 like deck 15's Runner. Every card face has a frame, print and
+//! art, and so a spread of brightness that bare cloth lacks; a crop named here must show
+//! at least [`TEXTURE_SHARE`] of the spread the frame's named units show ([`texture`]).
 
-use super::assemble::{centre, look_one_way, Piece};
+use super::assemble::{centre, lerp, look_one_way, median, Piece};
 use super::detect::{Detection, PieceClass};
 use super::gaps::{
     along_column, best_unit, column_units, frame_step, last_units, neighbours, DEFAULT_STEP,
@@ -36,6 +41,57 @@ use tablelens_engine::{Catalogue, Side};
 /// The least similarity at which a crop beyond a column's last unit names a card (see the
 /// module's doc for the sweep).
 pub const OPEN_BAR: f32 = 0.7;
+
+/// The least share of the median spread of brightness of the frame's named units
+/// ([`texture`]) that a crop named beyond a column's end must show. On all 31 rendered sets
+/// (1,770 scenes) 14 crops were named there: the 10 real cards showed 0.67 to 1.41 of it,
+/// three crops of bare cloth 0.11 to 0.19, and one of cloth that took in the edges of the
+/// cards beside it 0.56 (still kept). Layouts exact, unseen 872 -> 874 of 1,050 (deck
+/// 15), validation 641 of 720 either way, no scene lost; an absolute least of 15 levels
+/// did the same on these scenes, but a dim frame's cards show less.
+pub const TEXTURE_SHARE: f32 = 0.35;
+
+/// How much the brightness varies inside a quad: the standard deviation of the luminance
+/// (0 to 255) at 16 x 24 points spread evenly across it, the points outside the frame left
+/// out (0 where all are).
+pub fn texture(frame: &RgbImage, quad: &Quad) -> f32 {
+    const ACROSS: usize = 16;
+    const DOWN: usize = 24;
+    let (w, h) = frame.dimensions();
+    let mut levels = Vec::with_capacity(ACROSS * DOWN);
+    for j in 0..DOWN {
+        let t = (j as f32 + 0.5) / DOWN as f32;
+        let left = lerp(quad[0], quad[3], t);
+        let right = lerp(quad[1], quad[2], t);
+        for i in 0..ACROSS {
+            let [x, y] = lerp(left, right, (i as f32 + 0.5) / ACROSS as f32);
+            if x < 0.0 || y < 0.0 || x >= w as f32 || y >= h as f32 {
+                continue;
+            }
+            let [r, g, b] = frame.get_pixel(x as u32, y as u32).0;
+            levels.push(0.299 * f32::from(r) + 0.587 * f32::from(g) + 0.114 * f32::from(b));
+        }
+    }
+    if levels.is_empty() {
+        return 0.0;
+    }
+    let n = levels.len() as f32;
+    let mean = levels.iter().sum::<f32>() / n;
+    (levels.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / n).sqrt()
+}
+
+/// The least [`texture`] a crop named beyond a column's end must show: [`TEXTURE_SHARE`]
+/// of the median over the frame's named unit cards (0 where there are none).
+fn least_texture(frame: &RgbImage, pieces: &[Piece], catalogue: &Catalogue) -> f32 {
+    let units = pieces.iter().filter(|p| {
+        p.class == PieceClass::Card
+            && p.id
+                .as_deref()
+                .and_then(|id| catalogue.card(id))
+                .is_some_and(|c| c.kind.is_unit())
+    });
+    median(units.map(|p| texture(frame, &p.corners))).map_or(0.0, |m| TEXTURE_SHARE * m)
+}
 
 /// A card found (named or not) this share of the frame's step or more beyond a column's
 /// last named unit shows that the column's end was seen: no guess is made there.
@@ -110,6 +166,8 @@ pub fn look(
     }
     // The corners keep the printed order of the unit they were moved from.
     let (looks, _) = look_one_way(frame, &tries, embedder, gallery)?;
+    // Bare cloth named as a unit shows too little of a card's print and art.
+    let least = least_texture(frame, pieces, catalogue);
     for (look, side) in looks.iter().zip(sides) {
         let named = best_unit(
             std::slice::from_ref(look),
@@ -118,7 +176,7 @@ pub fn look(
             OPEN_BAR,
             |_| Some(side),
         );
-        pieces.extend(named);
+        pieces.extend(named.filter(|n| texture(frame, &n.corners) >= least));
     }
     Ok(())
 }
@@ -127,6 +185,48 @@ pub fn look(
 mod tests {
     use super::*;
     use crate::perceive::assemble::{outpost_column as column, upright_card as card};
+    use image::Rgb;
+
+    /// A grey cloth of level 120 with, at (100, 100) and (300, 100), two cards 60x90 of
+    /// black and white stripes 10 px wide.
+    fn cloth_with_two_cards() -> RgbImage {
+        RgbImage::from_fn(400, 200, |x, y| {
+            let on_card =
+                (55..145).contains(&y) && ((70..130).contains(&x) || (270..330).contains(&x));
+            if on_card {
+                Rgb(if (x / 10) % 2 == 0 { [0; 3] } else { [255; 3] })
+            } else {
+                Rgb([120; 3])
+            }
+        })
+    }
+
+    #[test]
+    fn bare_cloth_shows_no_texture_and_a_printed_card_shows_much() {
+        let frame = cloth_with_two_cards();
+        let on = |x: f32| card(x, 100.0, None, &[]).corners;
+        assert!(texture(&frame, &on(200.0)) < 1e-3);
+        let striped = texture(&frame, &on(100.0));
+        assert!((striped - 127.5).abs() < 1.0, "{striped}");
+        // Points outside the frame are left out; a quad wholly outside shows none.
+        let outside = [[500.0, 10.0], [560.0, 10.0], [560.0, 100.0], [500.0, 100.0]];
+        assert_eq!(texture(&frame, &outside), 0.0);
+    }
+
+    #[test]
+    fn the_least_texture_is_a_share_of_the_named_units() {
+        let cat = Catalogue::bundled();
+        let frame = cloth_with_two_cards();
+        let units = vec![
+            card(100.0, 100.0, Some("commando"), &[("commando", 0.9)]),
+            card(300.0, 100.0, Some("commando"), &[("commando", 0.9)]),
+            // Unknown cards do not count.
+            card(200.0, 100.0, None, &[]),
+        ];
+        let least = least_texture(&frame, &units, &cat);
+        assert!((least - TEXTURE_SHARE * 127.5).abs() < 1.0, "{least}");
+        assert_eq!(least_texture(&frame, &units[2..], &cat), 0.0);
+    }
 
     #[test]
     fn a_column_is_looked_at_one_step_beyond_its_last_unit() {
