@@ -146,8 +146,9 @@ fn markers(ctx: &CityContext, active: Option<CityId>, f: &mut Findings) {
             ctx.city.districts.value
         ));
     }
+    let adds_district = ctx.city.feature == Feature::ExtraDistrict;
     if l.extra_district {
-        if ctx.city.feature != Feature::ExtraDistrict {
+        if !adds_district {
             f.violations.push(format!(
                 "the extra-district token lies on {name}; only Jersey Crust's feature adds a district"
             ));
@@ -157,7 +158,6 @@ fn markers(ctx: &CityContext, active: Option<CityId>, f: &mut Findings) {
             ));
         }
     }
-    let adds_district = ctx.city.feature == Feature::ExtraDistrict;
     if adds_district && l.feature_used && !l.destroyed && !l.extra_district {
         f.violations.push(format!(
             "{name} has the used-feature token but not the extra-district token: its feature adds the third district (has the token fallen off?)"

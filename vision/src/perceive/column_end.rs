@@ -166,18 +166,29 @@ pub fn look(
     }
     // The corners keep the printed order of the unit they were moved from.
     let (looks, _) = look_one_way(frame, &tries, embedder, gallery)?;
+    let named: Vec<Piece> = looks
+        .iter()
+        .zip(sides)
+        .filter_map(|(look, side)| {
+            best_unit(
+                std::slice::from_ref(look),
+                catalogue,
+                gallery,
+                OPEN_BAR,
+                |_| Some(side),
+            )
+        })
+        .collect();
+    if named.is_empty() {
+        return Ok(());
+    }
     // Bare cloth named as a unit shows too little of a card's print and art.
     let least = least_texture(frame, pieces, catalogue);
-    for (look, side) in looks.iter().zip(sides) {
-        let named = best_unit(
-            std::slice::from_ref(look),
-            catalogue,
-            gallery,
-            OPEN_BAR,
-            |_| Some(side),
-        );
-        pieces.extend(named.filter(|n| texture(frame, &n.corners) >= least));
-    }
+    pieces.extend(
+        named
+            .into_iter()
+            .filter(|n| texture(frame, &n.corners) >= least),
+    );
     Ok(())
 }
 
