@@ -33,9 +33,9 @@ const SMALL_MARGIN: f32 = 0.03;
 /// (`second_look::as_like`), swept on all 31 rendered sets: layouts exact on the 1,050
 /// unseen scenes 877 / 878 / 881 / 878 and on validation (720) 641 / 643 / 643 / 644 at
 /// 0.6 / 0.625 / 0.65 / 0.7 (0.55: 857 and 631). At 0.65 unseen won 5 scenes and lost 1,
-/// with pieces named wrong 143 -> 137; the same scenes under a coloured light
-/// (`vision/examples/recast.rs`, 930 scenes) read 759 -> 758. Galleries enrolled before
-/// keep the bar they were enrolled with.
+/// with pieces named wrong 143 -> 137; the validation and held-out sets under a coloured
+/// light (`vision/examples/recast.rs`, 930 scenes) read 759 -> 758. Galleries enrolled
+/// before keep the bar they were enrolled with.
 const SECOND_LOOK: f32 = 0.65;
 /// Default least similarity of a token or marker the token finder saw only faintly
 /// (chosen on validation scenes: `read_on_cards` in `vision/src/perceive/assemble.rs`).
