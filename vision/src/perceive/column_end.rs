@@ -33,8 +33,9 @@ use super::gaps::{
 use super::identify::{Embedder, Gallery};
 use super::quad_window::Quad;
 use super::refine::{same_card, Refiner};
-use super::sides::{city_frames, column_of};
+use super::sides::{city_frames, column_of, is_unit};
 use super::VisionError;
+use crate::render::draw::luma;
 use image::RgbImage;
 use tablelens_engine::{Catalogue, Side};
 
@@ -68,8 +69,7 @@ pub fn texture(frame: &RgbImage, quad: &Quad) -> f32 {
             if x < 0.0 || y < 0.0 || x >= w as f32 || y >= h as f32 {
                 continue;
             }
-            let [r, g, b] = frame.get_pixel(x as u32, y as u32).0;
-            levels.push(0.299 * f32::from(r) + 0.587 * f32::from(g) + 0.114 * f32::from(b));
+            levels.push(luma(frame.get_pixel(x as u32, y as u32).0.map(f32::from)));
         }
     }
     if levels.is_empty() {
@@ -84,11 +84,7 @@ pub fn texture(frame: &RgbImage, quad: &Quad) -> f32 {
 /// of the median over the frame's named unit cards (0 where there are none).
 fn least_texture(frame: &RgbImage, pieces: &[Piece], catalogue: &Catalogue) -> f32 {
     let units = pieces.iter().filter(|p| {
-        p.class == PieceClass::Card
-            && p.id
-                .as_deref()
-                .and_then(|id| catalogue.card(id))
-                .is_some_and(|c| c.kind.is_unit())
+        p.class == PieceClass::Card && p.id.as_deref().is_some_and(|id| is_unit(catalogue, id))
     });
     median(units.map(|p| texture(frame, &p.corners))).map_or(0.0, |m| TEXTURE_SHARE * m)
 }

@@ -62,7 +62,7 @@ use super::detect::{PieceClass, SURE_SCORE};
 use super::identify::{best_and_lead, Thresholds};
 use super::look_alike::Picture;
 use super::resample::rectify;
-use super::sides::{city_frames, column_of, is_unit_of};
+use super::sides::{city_frames, column_of, is_unit, is_unit_of};
 use image::RgbImage;
 use tablelens_engine::{Catalogue, Side};
 
@@ -569,10 +569,7 @@ pub fn drop_unlike(
     let weak_unit = |p: &Piece| {
         p.class == PieceClass::Card
             && p.similarity < UNLIKE_BELOW
-            && p.id
-                .as_deref()
-                .and_then(|id| catalogue.card(id))
-                .is_some_and(|c| c.kind.is_unit())
+            && p.id.as_deref().is_some_and(|id| is_unit(catalogue, id))
     };
     let unlike = super::par::map(pieces, |p| {
         weak_unit(p) && {

@@ -32,6 +32,11 @@ pub(crate) fn is_unit_of(catalogue: &Catalogue, face: &str, side: Side) -> bool 
         .is_some_and(|c| c.side == side && c.kind.is_unit())
 }
 
+/// Whether `face` is a unit card of either side.
+pub(crate) fn is_unit(catalogue: &Catalogue, face: &str) -> bool {
+    catalogue.card(face).is_some_and(|c| c.kind.is_unit())
+}
+
 /// The axes of every card named as a city.
 pub(crate) fn city_frames(pieces: &[Piece]) -> Vec<Frame> {
     pieces
