@@ -51,7 +51,8 @@ const RING: (f32, f32) = (1.25, 1.6);
 const IN_COLUMN: f32 = 0.75;
 
 /// Looks again at every unknown card with tokens on it (see the module's doc), and names
-/// those its painted crop names.
+/// those its painted crop names. Gives the frame with the spots found on those cards
+/// painted out, for the later looks at unknown cards; `None` where there were none.
 pub fn look(
     frame: &RgbImage,
     catalogue: &Catalogue,
@@ -59,13 +60,13 @@ pub fn look(
     tokens: &TokenFinder,
     embedder: &Embedder,
     gallery: &Gallery,
-) -> Result<(), VisionError> {
+) -> Result<Option<RgbImage>, VisionError> {
     let unknown: Vec<usize> = (0..pieces.len())
         .filter(|&i| pieces[i].class == PieceClass::Card && pieces[i].id.is_none())
         .filter(|&i| pieces[i].similarity >= LEAST_FIRST_SIMILARITY)
         .collect();
     if unknown.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let quads: Vec<[[f32; 2]; 4]> = unknown.iter().map(|&i| pieces[i].corners).collect();
     let covered: Vec<(usize, Vec<Spot>)> = unknown
@@ -74,7 +75,11 @@ pub fn look(
         .filter(|(_, spots)| !spots.is_empty())
         .collect();
     if covered.is_empty() {
-        return Ok(());
+        return Ok(None);
+    }
+    let mut painted_frame = frame.clone();
+    for (_, spots) in &covered {
+        paint_spots(&mut painted_frame, spots, [0.0, 0.0]);
     }
     // Each card painted, then the same picture turned half round.
     let crops: Vec<RgbImage> = par::map(&covered, |(i, spots)| {
@@ -111,7 +116,7 @@ pub fn look(
         p.similarity = look.score;
         p.best = look.best;
     }
-    Ok(())
+    Ok(Some(painted_frame))
 }
 
 /// Whether the painted look `look` at the card `p` names it: it names a face, that face is
@@ -141,12 +146,20 @@ fn painted_crop(frame: &RgbImage, corners: &[[f32; 2]; 4], spots: &[Spot]) -> Rg
     let (x0, x1) = span(corners.map(|p| p[0]), frame.width());
     let (y0, y1) = span(corners.map(|p| p[1]), frame.height());
     let mut part = image::imageops::crop_imm(frame, x0, y0, x1 - x0, y1 - y0).to_image();
-    let shift = |p: [f32; 2]| [p[0] - x0 as f32, p[1] - y0 as f32];
-    for spot in spots {
-        let half = dist(spot.corners[0], spot.corners[1]) / 2.0;
-        paint_disc(&mut part, shift(centre(&spot.corners)), half);
-    }
+    let origin = [x0 as f32, y0 as f32];
+    paint_spots(&mut part, spots, origin);
+    let shift = |p: [f32; 2]| [p[0] - origin[0], p[1] - origin[1]];
     crop(&part, PieceClass::Card, &corners.map(shift))
+}
+
+/// Paints out each of `spots` (in frame pixels) on `img`, a part of the frame whose top
+/// left lies at `origin` there.
+fn paint_spots(img: &mut RgbImage, spots: &[Spot], origin: [f32; 2]) {
+    for spot in spots {
+        let [x, y] = centre(&spot.corners);
+        let half = dist(spot.corners[0], spot.corners[1]) / 2.0;
+        paint_disc(img, [x - origin[0], y - origin[1]], half);
+    }
 }
 
 /// Paints the disc of radius [`PAINT`] x `half` about `c` in the mean colour of the ring
@@ -251,6 +264,25 @@ mod tests {
         );
         // The frame itself is not painted.
         assert_eq!(*tokened.get_pixel(100, 90), Rgb([240, 240, 250]));
+    }
+
+    #[test]
+    fn spots_are_painted_at_their_place_in_a_part_of_the_frame() {
+        let mut frame = RgbImage::from_pixel(80, 60, Rgb([50, 60, 70]));
+        for (x, y, p) in frame.enumerate_pixels_mut() {
+            if (x as f32 - 40.0).powi(2) + (y as f32 - 30.0).powi(2) <= 25.0 {
+                *p = Rgb([250, 250, 250]);
+            }
+        }
+        let spot = Spot::around([40.0, 30.0], 5.0, 0.9);
+        let mut part = image::imageops::crop_imm(&frame, 20, 10, 40, 40).to_image();
+        paint_spots(&mut frame, &[spot], [0.0, 0.0]);
+        paint_spots(&mut part, &[spot], [20.0, 10.0]);
+        assert!(frame.pixels().all(|p| *p == Rgb([50, 60, 70])));
+        assert_eq!(
+            part,
+            image::imageops::crop_imm(&frame, 20, 10, 40, 40).to_image()
+        );
     }
 
     #[test]
