@@ -166,7 +166,7 @@ pub fn identify_cards(
 /// both ways up); below it, [`look_moved`] looks at it again. Chosen on validation scenes
 /// (`vision/src/perceive/mod.rs`): 0.05 and 0.2 gave 416 and 418 layouts exact of 480,
 /// against 419.
-const SURE_CARD_LEAD: f32 = 0.1;
+pub(crate) const SURE_CARD_LEAD: f32 = 0.1;
 
 /// How far [`look_moved`] moves a card, as a share of its width, across and along. Chosen
 /// on validation scenes: 0.02, 0.06 and 0.08 gave 411, 417 and 418 layouts exact of 480,

@@ -493,8 +493,10 @@ impl Analyzer {
         // -> 145 of 210).
         copies::limit(catalogue, &mut pieces);
         clock.done(Stage::SecondLook, "naming by place");
-        // A card still unknown, with the tokens on it painted out. On validation layouts
-        // exact 643 -> 648 of 720; on the unseen sets 881 -> 894 of 1,050.
+        // A card still unknown, or named with a small lead, with the tokens on it painted
+        // out. On validation layouts exact 643 -> 648 of 720; on the unseen sets 881 ->
+        // 894 of 1,050 (unknown cards alone; the cards named with a small lead too, and
+        // the later looks on the painted frame below: 647 and 903).
         let painted = under_tokens::look(
             frame,
             catalogue,
@@ -505,9 +507,10 @@ impl Analyzer {
         )?;
         clock.done(Stage::SecondLook, "tokens painted out");
         // The second look and the face comparison look at unknown cards: on the frame with
-        // those cards' tokens painted out. Unseen 894 -> 900 of 1,050 (won 8, lost 2),
-        // validation 648 -> 646 of 720 (won 2, lost 4), pieces named wrong 172 -> 165; the
-        // second look alone 896 and 648; the squared look too, 898 and 645.
+        // the tokens painted out of those the painting looked at. Unseen 894 -> 900 of
+        // 1,050 (won 8, lost 2), validation 648 -> 646 of 720 (won 2, lost 4), pieces named
+        // wrong 172 -> 165; the second look alone 896 and 648; the squared look too, 898
+        // and 645.
         let painted = painted.as_ref().unwrap_or(frame);
         second_look::look_again(painted, &mut pieces, &self.embedder, &self.gallery)?;
         assemble::drop_backs(&mut pieces, self.gallery.thresholds.card_back);
