@@ -16,7 +16,7 @@
 //! 206, and those with none from 716 to 717 of 728.
 //!
 //! The painted card is named at [`PAINTED_BAR`] and the class's lead, where the name
-//! fits what the first look saw ([`may_name`]): it names the face the first look found
+//! fits what the first look saw (`may_name`): it names the face the first look found
 //! best, or is at least as like its face as the first look was like its best (as a second
 //! look's moved crop must be, `second_look.rs`); and in a column it names a unit of that
 //! column's side. On the 31 rendered sets (1,770 scenes), 385 cards were named painted at
