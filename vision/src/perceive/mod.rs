@@ -494,9 +494,9 @@ impl Analyzer {
         copies::limit(catalogue, &mut pieces);
         clock.done(Stage::SecondLook, "naming by place");
         // A card still unknown, or named with a small lead, with the tokens on it painted
-        // out. On validation layouts exact 643 -> 648 of 720; on the unseen sets 881 ->
-        // 894 of 1,050 (unknown cards alone; the cards named with a small lead too, and
-        // the later looks on the painted frame below: 647 and 903).
+        // out. Unknown cards alone: validation layouts exact 643 -> 648 of 720, unseen
+        // 881 -> 894 of 1,050. With the cards named with a small lead too, and the later
+        // looks on the painted frame (below): validation 647, unseen 903.
         let painted = under_tokens::look(
             frame,
             catalogue,

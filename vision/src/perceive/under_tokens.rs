@@ -166,6 +166,10 @@ fn painted_crop(frame: &RgbImage, corners: &[[f32; 2]; 4], spots: &[Spot]) -> Rg
     };
     let (x0, x1) = span(corners.map(|p| p[0]), frame.width());
     let (y0, y1) = span(corners.map(|p| p[1]), frame.height());
+    if x1 <= x0 || y1 <= y0 {
+        // No part of the card lies in the frame: nothing to paint.
+        return crop(frame, PieceClass::Card, corners);
+    }
     let mut part = image::imageops::crop_imm(frame, x0, y0, x1 - x0, y1 - y0).to_image();
     let origin = [x0 as f32, y0 as f32];
     paint_spots(&mut part, spots, origin);
@@ -187,7 +191,8 @@ fn paint_spots(img: &mut RgbImage, spots: &[Spot], origin: [f32; 2]) {
 /// [`RING`] around it; nothing where the ring lies wholly outside the picture.
 fn paint_disc(img: &mut RgbImage, c: [f32; 2], half: f32) {
     let (w, h) = (i64::from(img.width()), i64::from(img.height()));
-    let reach = (RING.1 * half).ceil() as i64;
+    // (No farther than the picture is wide or high, whatever the spot's size.)
+    let reach = ((RING.1 * half).ceil() as i64).min(w.max(h));
     let offsets = || (-reach..=reach).flat_map(|dy| (-reach..=reach).map(move |dx| (dx, dy)));
     let pixel = |(dx, dy): (i64, i64)| {
         let (x, y) = (c[0].round() as i64 + dx, c[1].round() as i64 + dy);
@@ -304,6 +309,32 @@ mod tests {
             part,
             image::imageops::crop_imm(&frame, 20, 10, 40, 40).to_image()
         );
+    }
+
+    #[test]
+    fn a_card_or_a_spot_off_the_frame_paints_nothing_and_never_panics() {
+        let frame = RgbImage::from_pixel(40, 30, Rgb([9, 9, 9]));
+        let far = [
+            [500.0, 500.0],
+            [560.0, 500.0],
+            [560.0, 590.0],
+            [500.0, 590.0],
+        ];
+        let spot = Spot::around([530.0, 540.0], 8.0, 0.9);
+        assert_eq!(
+            painted_crop(&frame, &far, &[spot]),
+            crop(&frame, PieceClass::Card, &far)
+        );
+        let nan = [[f32::NAN; 2]; 4];
+        let odd = Spot::around([f32::NAN, 3.0], f32::INFINITY, 0.9);
+        painted_crop(&frame, &nan, &[odd]);
+        let mut img = frame.clone();
+        paint_spots(
+            &mut img,
+            &[odd, Spot::around([20.0, 15.0], 1e9, 0.9)],
+            [0.0, 0.0],
+        );
+        assert_eq!(img, frame);
     }
 
     #[test]
