@@ -41,7 +41,7 @@
 use super::assemble::{centre, dist, half_turn, Frame, Piece, SURE_CARD_LEAD};
 use super::detect::PieceClass;
 use super::identify::{best_and_lead, crop, Identity};
-use super::second_look::LEAST_FIRST_SIMILARITY;
+use super::second_look::{as_like, LEAST_FIRST_SIMILARITY};
 use super::sides::{city_frames, column_of, is_unit_of};
 use super::tokens::{Spot, TokenFinder};
 use super::{par, Embedder, Gallery, VisionError};
@@ -147,12 +147,11 @@ fn may_name(catalogue: &Catalogue, cities: &[Frame], p: &Piece, look: &Identity)
     let Some(face) = look.id.as_deref() else {
         return false;
     };
-    let as_like = face == p.best || look.score >= p.similarity;
     let fits = match column_of(cities, centre(&p.corners)) {
         Some((_, side, along)) if along.abs() > IN_COLUMN => is_unit_of(catalogue, face, side),
         _ => true,
     };
-    as_like && fits
+    as_like(p, Some(face), look.score) && fits
 }
 
 /// The embedder's crop of the card at `corners` with each of `spots` painted out.
