@@ -11,7 +11,9 @@
 //!   [`ON_TOP_FROM`]); a marker belongs to the city card under it.
 //! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
 
-use super::art::{art_bar, FaceArt, CITY_RESCUE_BELOW, NOT_ART, RESCUE_BELOW};
+use super::art::{
+    art_bar, FaceArt, CITY_RESCUE_BELOW, NOT_ART, RESCUE_BELOW, SOMEWHAT_ART, UNLIKE_ITS_PICTURE,
+};
 use super::detect::{Detection, PieceClass};
 use super::face_match::{name_strip, FaceLooks};
 use super::identify::{crop, quarter_turns, Embedder, Gallery, Identity, Thresholds, DIM};
@@ -356,6 +358,9 @@ pub struct OnCards<'a> {
     pub prints: &'a LookAlikes,
     /// Tells a card's art from a piece lying on it.
     pub art: &'a FaceArt,
+    /// The enrolled tokens' and markers' pictures, by which a spot that looks like none of
+    /// them is told from a token ([`super::art::UNLIKE_ITS_PICTURE`]).
+    pub token_looks: &'a LookAlikes,
     /// The enrolled modules' strips, which name a strip too close to call.
     pub strip_looks: &'a FaceLooks,
     /// The enrolled modules' strips in detail, which tell strips apart by small marks.
@@ -416,6 +421,7 @@ pub fn read_on_cards(
         gallery,
         prints,
         art,
+        token_looks,
         strip_looks,
         strip_details,
     } = *readers;
@@ -672,6 +678,17 @@ pub fn read_on_cards(
         // The art of a card it lies on, seen clearly enough, or fairly where a token is
         // named barely: not a piece at all.
         if art_here.is_some_and(|l| l >= art_bar(id.score, bar, on_city)) {
+            continue;
+        }
+        // A token that looks somewhat like its unit's art there and nothing like its own
+        // picture: the art, named as the token most like it.
+        if small
+            && !on_city
+            && art_here.is_some_and(|l| l >= SOMEWHAT_ART)
+            && token_looks
+                .likeness(frame, &corners, &id.best)
+                .is_some_and(|l| l < UNLIKE_ITS_PICTURE)
+        {
             continue;
         }
         pieces.push(Piece {

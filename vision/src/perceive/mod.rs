@@ -583,6 +583,7 @@ impl Analyzer {
                 gallery: &self.gallery,
                 prints: &self.prints,
                 art: &self.art,
+                token_looks: &self.look_alikes,
                 strip_looks: &self.strip_looks,
                 strip_details: &self.strip_details,
             },
