@@ -12,7 +12,8 @@
 //! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
 
 use super::art::{
-    art_bar, FaceArt, CITY_RESCUE_BELOW, NOT_ART, RESCUE_BELOW, SOMEWHAT_ART, UNLIKE_ITS_PICTURE,
+    art_bar, FaceArt, CITY_RESCUE_BELOW, FAINT_UNLIKE_ITS_PICTURE, NOT_ART, RESCUE_BELOW,
+    SOMEWHAT_ART, UNLIKE_ITS_PICTURE,
 };
 use super::detect::{Detection, PieceClass};
 use super::face_match::{name_strip, FaceLooks};
@@ -680,16 +681,23 @@ pub fn read_on_cards(
         if art_here.is_some_and(|l| l >= art_bar(id.score, bar, on_city)) {
             continue;
         }
-        // A token that looks somewhat like its unit's art there and nothing like its own
-        // picture: the art, named as the token most like it.
-        if small
-            && !on_city
-            && art_here.is_some_and(|l| l >= SOMEWHAT_ART)
-            && token_looks
+        // A token that looks too little like its own picture: one that looks somewhat like
+        // its unit's art there (the art, named as the token most like it), or one the
+        // finder saw only faintly.
+        let picture_bar = if faint {
+            Some(FAINT_UNLIKE_ITS_PICTURE)
+        } else if art_here.is_some_and(|l| l >= SOMEWHAT_ART) {
+            Some(UNLIKE_ITS_PICTURE)
+        } else {
+            None
+        };
+        if let Some(picture_bar) = picture_bar.filter(|_| small && !on_city) {
+            if token_looks
                 .likeness(frame, &corners, &id.best)
-                .is_some_and(|l| l < UNLIKE_ITS_PICTURE)
-        {
-            continue;
+                .is_some_and(|l| l < picture_bar)
+            {
+                continue;
+            }
         }
         pieces.push(Piece {
             class,
