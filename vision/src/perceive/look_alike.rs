@@ -958,70 +958,58 @@ mod tests {
         assert_eq!(lean(&grey), None);
     }
 
-    #[test]
-    fn a_glyph_that_clearly_keeps_the_embedders_name_stands_against_the_hue() {
-        // +1 yellow with one bar, +2 orange with two: a one-barred spot, orange.
-        let g = LookAlikes::new(&[
+    /// +1 yellow with one bar, +2 orange with two.
+    fn barred() -> LookAlikes {
+        LookAlikes::new(&[
             SmallPicture::of("token_plus1", &token_in(false, YELLOW)),
             SmallPicture::of("token_plus2", &token_in(true, ORANGE)),
-        ]);
+        ])
+    }
+
+    /// What the spot in `frame` at `corners` is by hue, and by glyph, between +1 and +2,
+    /// with each one's lead.
+    fn hue_and_glyph(
+        g: &LookAlikes,
+        frame: &RgbImage,
+        corners: &[[f32; 2]; 4],
+    ) -> ((String, f32), (String, f32)) {
+        let [a, b] = ["token_plus1", "token_plus2"];
+        let hue = g.tell_apart_by_colour(frame, corners, a, b, &Light::NEUTRAL);
+        (hue.unwrap(), g.tell_apart(frame, corners, a, b).unwrap())
+    }
+
+    #[test]
+    fn a_glyph_that_clearly_keeps_the_embedders_name_stands_against_the_hue() {
+        // A one-barred spot, orange: +1 by its glyph, +2 by its hue.
         let t = Thresholds::default();
         let (frame, corners) = scene(&token_in(false, ORANGE), 0.7);
-        let (hue, lead) = g
-            .tell_apart_by_colour(
-                &frame,
-                &corners,
-                "token_plus1",
-                "token_plus2",
-                &Light::NEUTRAL,
-            )
-            .unwrap();
-        assert_eq!(hue, "token_plus2");
+        let ((hue, lead), (glyph, glyph_lead)) = hue_and_glyph(&barred(), &frame, &corners);
+        assert_eq!(
+            (hue.as_str(), glyph.as_str()),
+            ("token_plus2", "token_plus1")
+        );
         assert!(lead >= t.hue_overrule, "hue lead {lead}");
-        let (glyph, glyph_lead) = g
-            .tell_apart(&frame, &corners, "token_plus1", "token_plus2")
-            .unwrap();
-        assert_eq!(glyph, "token_plus1");
         assert!(glyph_lead >= GLYPH_KEEPS, "glyph lead {glyph_lead}");
-        // The embedder named it +1, as the glyph reads: the name stands.
-        let mut pieces = vec![piece(
-            &[("token_plus1", 0.85), ("token_plus2", 0.70)],
-            Some("token_plus1"),
-        )];
-        settle(&frame, &mut pieces, &g, &Light::NEUTRAL, &t);
-        assert_eq!(pieces[0].id.as_deref(), Some("token_plus1"));
-        // With both glyphs alike, the same hue overrules it.
-        let mut pieces = vec![piece(
-            &[("token_plus1", 0.85), ("token_plus2", 0.70)],
-            Some("token_plus1"),
-        )];
-        settle(&frame, &mut pieces, &coloured(), &Light::NEUTRAL, &t);
-        assert_eq!(pieces[0].id.as_deref(), Some("token_plus2"));
+        // The embedder named it +1, as the glyph reads: the name stands; with both glyphs
+        // alike, the same hue overrules it.
+        for (g, named) in [(barred(), "token_plus1"), (coloured(), "token_plus2")] {
+            let mut pieces = vec![piece(
+                &[("token_plus1", 0.85), ("token_plus2", 0.70)],
+                Some("token_plus1"),
+            )];
+            settle(&frame, &mut pieces, &g, &Light::NEUTRAL, &t);
+            assert_eq!(pieces[0].id.as_deref(), Some(named));
+        }
     }
 
     #[test]
     fn a_hue_that_only_leans_gives_way_to_a_clear_glyph() {
-        // +1 yellow with one bar, +2 orange with two: a two-barred spot whose colour
-        // lies between the two, nearer the yellow.
-        let g = LookAlikes::new(&[
-            SmallPicture::of("token_plus1", &token_in(false, YELLOW)),
-            SmallPicture::of("token_plus2", &token_in(true, ORANGE)),
-        ]);
+        // A two-barred spot whose colour lies between +1's and +2's, nearer the yellow.
+        let g = barred();
         let t = Thresholds::default();
         let read = |colour: [u8; 3]| {
             let (frame, corners) = scene(&token_in(true, colour), 0.7);
-            let hue = g
-                .tell_apart_by_colour(
-                    &frame,
-                    &corners,
-                    "token_plus1",
-                    "token_plus2",
-                    &Light::NEUTRAL,
-                )
-                .unwrap();
-            let glyph = g
-                .tell_apart(&frame, &corners, "token_plus1", "token_plus2")
-                .unwrap();
+            let (hue, glyph) = hue_and_glyph(&g, &frame, &corners);
             let mut unsure = vec![piece(&[("token_plus1", 0.80), ("token_plus2", 0.79)], None)];
             settle(&frame, &mut unsure, &g, &Light::NEUTRAL, &t);
             (hue, glyph, unsure.remove(0).id)
