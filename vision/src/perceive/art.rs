@@ -18,6 +18,11 @@
 //! round, a token the embedder names a little under its bar (small, blurred) is kept where
 //! it clearly differs from the art ([`NOT_ART`]): something lies there.
 //!
+//! A token kept on a unit is also compared with its own enrolled picture (by the
+//! correlation of [`super::look_alike`]) where it looks somewhat like the art
+//! ([`SOMEWHAT_ART`]) or the finder saw it only faintly: one that looks nothing like the
+//! token it is named ([`UNLIKE_ITS_PICTURE`], [`FAINT_UNLIKE_ITS_PICTURE`]) is left out.
+//!
 //! Nothing here knows what any face looks like: the pictures are the player's own, kept in
 //! the gallery by `tablelens enroll`.
 
@@ -149,10 +154,10 @@ const _: () = assert!(UNLIKE_ITS_PICTURE < SOMEWHAT_ART && SOMEWHAT_ART < NOT_AR
 /// token finder saw it only faintly ([`super::tokens::Spot::faint`]) is left out, however
 /// unlike the art there it looks: the finder is unsure, and the picture does not bear it
 /// out. On all 31 rendered sets, of the 351 faint spots kept on units, the 11 where no
-/// token lay looked like their token's picture at 0.25 to 0.54 (three under 0.3: a spot
-/// on a Hornet's art and one beside a Runner's tokens named a shield and a +2 just over the
-/// faint bar), the 340 real tokens at 0.31 or more. A thin margin: at 0.35 one real token
-/// would go too.
+/// token lay looked like their token's picture at 0.25 to 0.54 (three under 0.3: a shield
+/// on a Hornet, twice, and a +2 named just over the faint bar beside a Runner's tokens),
+/// the 340 real tokens at 0.31 or more. A thin margin: at 0.35 one real token would go
+/// too.
 pub const FAINT_UNLIKE_ITS_PICTURE: f32 = 0.3;
 
 /// Share of a spot's side the compared window spans: the middle of the spot, where a

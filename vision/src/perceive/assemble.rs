@@ -691,13 +691,13 @@ pub fn read_on_cards(
         } else {
             None
         };
-        if let Some(picture_bar) = picture_bar.filter(|_| small && !on_city) {
-            if token_looks
+        let unlike_its_picture = |bar: f32| {
+            token_looks
                 .likeness(frame, &corners, &id.best)
-                .is_some_and(|l| l < picture_bar)
-            {
-                continue;
-            }
+                .is_some_and(|l| l < bar)
+        };
+        if small && !on_city && picture_bar.is_some_and(unlike_its_picture) {
+            continue;
         }
         pieces.push(Piece {
             class,

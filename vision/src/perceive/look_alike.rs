@@ -70,12 +70,12 @@
 //! coloured light, they were right 22 times and wrong 3.
 //!
 //! **A glyph that keeps the name.** A hue that would overrule the embedder's name gives way
-//! where the glyph clearly keeps it ([`GLYPH_KEEPS`]): two tokens of one colour family (deck
+//! where the glyph clearly keeps it (`GLYPH_KEEPS`): two tokens of one colour family (deck
 //! 13's blue +2 and teal disable) lie close enough in hue for a light undone a little off to
 //! carry one over to the other. On all 31 rendered sets layouts exact rose from 1,557 to
 //! 1,559 of 1,770 (unseen 909 -> 910 of 1,050, new decks 205 -> 206 of 240), recast 783 ->
 //! 788 of 930; pieces named wrong 160 -> 155 (recast 95 -> 88); no scene lost.
-//! Nor is a name the embedder gave by a wide lead ([`SURE_LEAD`]) changed at all: unseen
+//! Nor is a name the embedder gave by a wide lead (`SURE_LEAD`) changed at all: unseen
 //! 910 -> 911, pieces named wrong 155 -> 153, the rest as before.
 
 use super::assemble::{scaled, Piece};
@@ -551,7 +551,8 @@ pub fn settle(
         let glyph = || look_alikes.tell_apart(frame, &p.corners, &a, &b);
         let by_colour = look_alikes.by_hue(seen, pair, MIN_CHROMA, SPOT_CHROMA);
         let winner = match (&p.id, by_colour) {
-            // ... unless the glyph keeps the embedder's name clearly.
+            // A clear hue renames the embedder's name as the runner-up, unless the glyph
+            // clearly keeps the name.
             (Some(named), Some((w, lead))) if *named != w && lead >= thresholds.hue_overrule => {
                 if glyph().is_some_and(|(g, l)| g == *named && l >= GLYPH_KEEPS) {
                     continue;
