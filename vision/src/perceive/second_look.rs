@@ -253,8 +253,9 @@ pub fn look_again(
 
 /// Whether a look at the card `p` that names `face` at `similarity` may name it (`p`
 /// being its first look): it names the face that first look found best, or it is at least
-/// as like the face it names as the first look was like its best. (For a card in a column, `p` is its first look named by place,
-/// [`super::sides`]: its best face and similarity among its side's units.)
+/// as like the face it names as the first look was like its best. (For a card in a
+/// column, `p` is its first look named by place, [`super::sides`]: its best face and
+/// similarity among its side's units.)
 ///
 /// A card left unknown because two faces matched it about equally well (0.7 to 0.9 on
 /// decks whose faces look alike) was often named by a moved crop, less like every face
