@@ -68,7 +68,8 @@ fn embedder_and_gallery(cat: &Catalogue) -> (Embedder, Gallery) {
 /// What looks for the cards a layout's pieces leave out, and adds those it finds.
 type Stage = fn(&RgbImage, &Catalogue, &mut Vec<Piece>, &Embedder, &Gallery);
 
-/// [`fill`] as a [`Stage`].
+/// [`fill`] as a [`Stage`], keeping unnamed places as unknown cards as the analyzer's
+/// first look at the gaps does.
 fn fill_gaps(
     frame: &RgbImage,
     cat: &Catalogue,
@@ -77,7 +78,7 @@ fn fill_gaps(
     g: &Gallery,
 ) {
     let refiner = Refiner::load(REFINER_ONNX).expect("refiner");
-    fill(frame, cat, pieces, e, g, &refiner).expect("fill");
+    fill(frame, cat, pieces, e, g, &refiner, true).expect("fill");
 }
 
 /// [`column_end::look`] as a [`Stage`].
@@ -93,8 +94,8 @@ fn look_beyond(
 }
 
 /// Over six scenes of `seed`, the cards held back by `hold` that `stage` finds, all named
-/// right (it panics at a card found where none was held back, or named wrong), and how
-/// many were held back.
+/// right (it panics at a card named where none was held back, or named wrong), and how
+/// many were held back. An unknown card added is left to the later looks.
 fn found_again(
     seed: u64,
     hold: impl Fn(Side, usize) -> Option<usize>,
@@ -110,7 +111,7 @@ fn found_again(
         let given = pieces.len();
         stage(&scene.image, &cat, &mut pieces, &embedder, &gallery);
         holes += held_back.len();
-        for found in &pieces[given..] {
+        for found in pieces[given..].iter().filter(|p| p.id.is_some()) {
             let at = centre(&found.corners);
             let truth = held_back.iter().find(|(_, q)| {
                 let c = centre(q);
@@ -190,14 +191,17 @@ fn along(city: &Quad, k: f32) -> Quad {
     city.map(|p| [p[0] + down[0] * k, p[1] + down[1] * k])
 }
 
-/// Asserts that scene `i` still holds the `given` pieces it was given, and no more.
-fn nothing_added(i: u64, given: usize, pieces: &[Piece]) {
-    assert_eq!(
-        pieces.len(),
-        given,
-        "scene {i}: {:?} named on bare table",
-        pieces.last().map(|p| &p.id)
-    );
+/// Asserts that scene `i` still holds the `given` pieces it was given, and no more named:
+/// a piece added is an unknown card of no detector score, which the analyzer drops unless
+/// a later look names it.
+fn nothing_named(i: u64, given: usize, pieces: &[Piece]) {
+    for p in &pieces[given..] {
+        assert!(
+            p.id.is_none() && p.score == 0.0,
+            "scene {i}: {:?} named on bare table",
+            p.id
+        );
+    }
 }
 
 #[test]
@@ -225,7 +229,7 @@ fn nothing_is_named_in_a_gap_of_bare_table() {
         );
         let given = pieces.len();
         fill_gaps(&image, &cat, &mut pieces, &embedder, &gallery);
-        nothing_added(i, given, &pieces);
+        nothing_named(i, given, &pieces);
         looked += 1;
     }
     assert!(looked >= 3, "only {looked} scenes with a city in view");
@@ -251,7 +255,7 @@ fn nothing_is_named_beyond_a_column_over_bare_table() {
         ends += column_end::ends(&pieces, &cat, w as f32, h as f32).len();
         let given = pieces.len();
         look_beyond(&image, &cat, &mut pieces, &embedder, &gallery);
-        nothing_added(i, given, &pieces);
+        nothing_named(i, given, &pieces);
     }
     assert!(ends >= 8, "only {ends} columns' ends in view");
 }

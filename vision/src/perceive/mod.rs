@@ -401,12 +401,15 @@ impl Analyzer {
         Ok(())
     }
 
-    /// Looks for the cards missing from the gaps of the columns ([`gaps::fill`]).
+    /// Looks for the cards missing from the gaps of the columns ([`gaps::fill`]); with
+    /// `keep_unnamed`, a place none of whose crops names a card keeps its best crop as an
+    /// unknown card.
     fn fill_gaps(
         &self,
         frame: &RgbImage,
         catalogue: &Catalogue,
         pieces: &mut Vec<assemble::Piece>,
+        keep_unnamed: bool,
     ) -> Result<(), VisionError> {
         gaps::fill(
             frame,
@@ -415,6 +418,7 @@ impl Analyzer {
             &self.embedder,
             &self.gallery,
             &self.refiner,
+            keep_unnamed,
         )
     }
 
@@ -518,8 +522,9 @@ impl Analyzer {
         self.name_by_place(catalogue, &mut pieces);
         clock.done(Stage::Identify, "naming by place again");
         // A card unseen in a column: between two named units about two steps apart, or
-        // between a city and a first unit a step too far out.
-        self.fill_gaps(frame, catalogue, &mut pieces)?;
+        // between a city and a first unit a step too far out. A place there that no crop
+        // names is kept as an unknown card, for the looks below to name.
+        self.fill_gaps(frame, catalogue, &mut pieces, true)?;
         clock.done(Stage::Identify, "gaps");
         // Two cards of a column seen as one long card.
         split::look(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
@@ -542,8 +547,9 @@ impl Analyzer {
         clock.done(Stage::Identify, "faces compared");
         // The gaps again, now that the face comparison has named more of the cards around
         // them (validation layouts exact 369 -> 372 of 480, held out 145 -> 146 of 210).
+        // No look at unknown cards comes after this one: nothing unnamed is kept.
         copies::limit(catalogue, &mut pieces);
-        self.fill_gaps(frame, catalogue, &mut pieces)?;
+        self.fill_gaps(frame, catalogue, &mut pieces, false)?;
         clock.done(Stage::Identify, "gaps again");
         // A card unseen beyond a column's last unit, where nothing at all was found.
         column_end::look(
