@@ -36,8 +36,8 @@
 //! most covered. A city is not covered, so the first unit lies about as far from its city
 //! in every column of a frame (the median over the columns whose first named unit lies
 //! within [`FIRST_MOST`] card lengths of the city's middle; [`DEFAULT_FIRST`] where none
-//! does). A column whose first named unit lies one or two steps further out has lost
-//! the cards between: each is looked for in the named unit's quad moved towards the city,
+//! does). A column whose first named unit lies one or two steps further out (from
+//! [`FIRST_ROOM`] of a step) has lost the cards between: each is looked for in the named unit's quad moved towards the city,
 //! at the higher bar [`FIRST_BAR`].
 //!
 //! On validation scenes (canonical seeds 12 / 11 / 13, rendered decks 1 and 2) this placed
@@ -102,6 +102,16 @@ pub const BAR: f32 = 0.5;
 /// (deck 1); 0.55, 125 and 2 more; 0.6, 124 and none more; 0.65, 122 (as many as without
 /// looking there).
 pub const FIRST_BAR: f32 = 0.6;
+
+/// The least share of the frame's step by which a column's first named unit lies further
+/// from its city than first units lie in the frame for a card to be looked for between
+/// (one card up to one and a half steps out, then as many as the steps round to; it was
+/// half a step). A card laid against its city that the next one covers much of can leave
+/// that next one under half a step further out: a Scout of the fresh canonical set of seed
+/// 41 lay 0.46 of a step beyond where first units lay, over a Commando no look had found.
+/// On all 31 rendered sets (1,770 scenes) any share from 0.3 to 0.45 changed that scene
+/// alone (unseen layouts exact 917 -> 918 of 1,050), and none of the recast sets.
+pub const FIRST_ROOM: f32 = 0.4;
 
 /// How far each guessed quad is also slid along the column, as shares of its length.
 pub const SLIDES: [f32; 2] = [-0.1, 0.1];
@@ -264,7 +274,12 @@ pub fn missing(pieces: &[Piece], catalogue: &Catalogue) -> Vec<Place> {
     .unwrap_or(DEFAULT_FIRST);
     for u in firsts {
         let out_by = u.along.abs() - first;
-        let gaps = (out_by / step).round();
+        let steps_out = out_by / step;
+        let gaps = if steps_out >= FIRST_ROOM {
+            steps_out.round().max(1.0)
+        } else {
+            0.0
+        };
         if !(1.0..=MOST_MISSING as f32).contains(&gaps) {
             continue;
         }
@@ -774,9 +789,10 @@ mod tests {
         assert!((centre(&quad)[1] - 399.0).abs() < 0.5, "{quad:?}");
         assert!((centre(&quad)[0] - 300.0).abs() < 0.5);
         assert!((length(&quad) - 90.0).abs() < 0.5);
-        // Three steps out is too far; half a step is a first unit laid a little loose.
+        // Three steps out is too far; a third of a step is a first unit laid a little loose
+        // ([`FIRST_ROOM`]).
         assert!(missing(&column(&[615.0, 687.0]), &cat).is_empty());
-        assert!(missing(&column(&[435.0, 507.0]), &cat).is_empty());
+        assert!(missing(&column(&[423.0, 495.0]), &cat).is_empty());
     }
 
     #[test]
@@ -801,6 +817,24 @@ mod tests {
             (c[1] - 190.0).abs() < 0.5 && (c[0] - 300.0).abs() < 0.5,
             "{c:?}"
         );
+    }
+
+    #[test]
+    fn a_first_unit_under_half_a_step_out_has_room_for_a_card_from_the_first_room() {
+        let cat = Catalogue::bundled();
+        // Steps of 72 px (0.8 card lengths); first units lie 99 px from the city's middle
+        // (no column shows it). The first named unit 0.45 of a step further out: a card is
+        // looked for, where a first unit lies.
+        let out = |share: f32| {
+            let y = 399.0 + share * 72.0;
+            missing(&column(&[y, y + 72.0, y + 144.0]), &cat)
+        };
+        let gaps = out(0.45);
+        assert_eq!(gaps.len(), 1, "{gaps:?}");
+        assert_eq!(gaps[0].bar, FIRST_BAR);
+        assert!((centre(&gaps[0].quad)[1] - 399.0).abs() < 0.5, "{gaps:?}");
+        // A third of a step out is a unit laid a little loosely: nothing is looked for.
+        assert!(out(0.33).is_empty());
     }
 
     #[test]
