@@ -14,10 +14,11 @@
 //! named among the unit faces of the column's side, and kept as a card if the best crop
 //! reaches [`BAR`]. A crop that is a card already named seen twice names nothing; an
 //! unknown card there gives way to the named one, unless it is clearly more like a unit
-//! face of the side than the crop is like its name ([`UNKNOWN_KEEPS`]). (The refined crop, added last, took
-//! validation layouts exact from 387 to 389 of 480 (seeds 12 / 11 / 13, decks 1, 2 and 5
-//! to 8), their copies under a coloured light from 362 to 364; held out, 155 -> 154 of 210,
-//! where a frame analysed again under its light taken out lost a card its detector missed.)
+//! face of the side than the crop is like its name ([`UNKNOWN_KEEPS`]). (The refined crop,
+//! added last, took validation layouts exact from 387 to 389 of 480 (seeds 12 / 11 / 13,
+//! decks 1, 2 and 5 to 8), their copies under a coloured light from 362 to 364; held out,
+//! 155 -> 154 of 210, where a frame analysed again under its light taken out lost a card
+//! its detector missed.)
 //!
 //! The step is the median gap between neighbouring named units over the whole frame
 //! (players keep one habit); where no two neighbours lie within [`ONE_STEP`] card lengths
@@ -25,7 +26,7 @@
 //!
 //! A place inside a column where nothing was found and no crop names a card at its bar
 //! (most often its best face leads the next by too little) is kept, where asked, as an
-//! unknown card cropped where it was most like a face ([`unnamed_look`]): the face
+//! unknown card cropped where it was most like a face (`unnamed_look`): the face
 //! comparison and the squared looks, which come next, name some such cards, and one no look
 //! names is dropped with the faint detections. Not beyond a column's end, where one such
 //! card was named a McPherson on bare cloth at a frame's edge. Layouts exact: unseen 912
@@ -37,8 +38,8 @@
 //! in every column of a frame (the median over the columns whose first named unit lies
 //! within [`FIRST_MOST`] card lengths of the city's middle; [`DEFAULT_FIRST`] where none
 //! does). A column whose first named unit lies one or two steps further out (from
-//! [`FIRST_ROOM`] of a step) has lost the cards between: each is looked for in the named unit's quad moved towards the city,
-//! at the higher bar [`FIRST_BAR`].
+//! [`FIRST_ROOM`] of a step) has lost the cards between: each is looked for in the named
+//! unit's quad moved towards the city, at the higher bar [`FIRST_BAR`].
 //!
 //! On validation scenes (canonical seeds 12 / 11 / 13, rendered decks 1 and 2) this placed
 //! 96.5 / 98.8 / 96.1 / 89.6 / 93.8% of units before and 97.0 / 98.8 / 97.2 / 91.3 / 95.9%
@@ -552,7 +553,7 @@ fn unnamed_look(looks: &[Piece], catalogue: &Catalogue, place: &Place) -> Option
 /// those it names to `pieces`, or names an unknown card found there. Each place is cropped
 /// in its guessed quad, slid by [`SLIDES`], and brought to the edges of what lies there by
 /// the corner refiner. With `keep_unnamed`, an inside place where nothing was found and
-/// no crop names a card keeps its best crop as an unknown card ([`unnamed_look`]), for
+/// no crop names a card keeps its best crop as an unknown card (`unnamed_look`), for
 /// the later looks at unknown cards to name (see the module's doc).
 pub fn fill(
     frame: &RgbImage,
@@ -790,7 +791,7 @@ mod tests {
         assert!((centre(&quad)[0] - 300.0).abs() < 0.5);
         assert!((length(&quad) - 90.0).abs() < 0.5);
         // Three steps out is too far; a third of a step is a first unit laid a little loose
-        // ([`FIRST_ROOM`]).
+        // (under FIRST_ROOM).
         assert!(missing(&column(&[615.0, 687.0]), &cat).is_empty());
         assert!(missing(&column(&[423.0, 495.0]), &cat).is_empty());
     }
