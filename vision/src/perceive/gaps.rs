@@ -511,8 +511,9 @@ pub(crate) fn best_unit(
 /// By how much more an unknown card found where a gap's crop lies must be like some unit
 /// face of the column's side than the crop is like its name for the crop to give way to it
 /// ([`fill`]). Deck 14's Trooper, left unknown at 0.81 as Scorn came as close, gave way to a
-/// crop named Kid at 0.54; on the copies under a coloured light, crops a little less alike
-/// than the unknown card there (by 0.01 to 0.03) named two cards right and one wrong.
+/// crop named Kid at 0.54. On the copies under a coloured light, letting the unknown card
+/// stand wherever it was more alike at all (by 0.01 to 0.03 there) lost a scene (a Hornet
+/// the crop had led to was left unknown) and left unknown two cards the crops named wrong.
 pub const UNKNOWN_KEEPS: f32 = 0.1;
 
 /// Whether an unknown card found where a gap's crop `found` lies is clearly more like some
