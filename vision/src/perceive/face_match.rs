@@ -62,7 +62,7 @@ use super::detect::{PieceClass, SURE_SCORE};
 use super::identify::{best_and_lead, Thresholds};
 use super::look_alike::Picture;
 use super::resample::rectify;
-use super::sides::{city_frames, column_of, is_unit, is_unit_of};
+use super::sides::{best_unit_face, city_frames, column_of, is_unit, is_unit_of};
 use image::RgbImage;
 use tablelens_engine::{Catalogue, Side};
 
@@ -339,8 +339,7 @@ fn shortlist(
 /// How far the embedder's best unit face of `side` leads its next one for a card
 /// (infinite where it has no unit face of the side at all).
 fn side_margin(catalogue: &Catalogue, similarities: &[(String, f32)], side: Side) -> f32 {
-    best_and_lead(similarities, |face| is_unit_of(catalogue, face, side))
-        .map_or(f32::INFINITY, |(_, _, lead)| lead)
+    best_unit_face(catalogue, similarities, side).map_or(f32::INFINITY, |(_, _, lead)| lead)
 }
 
 /// Reads the cards of the columns by the enrolled unit faces of their side:

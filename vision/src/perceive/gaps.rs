@@ -63,11 +63,11 @@
 
 use super::assemble::{centre, dist, half_turn, lerp, look_one_way, median, Frame, Piece};
 use super::detect::{Detection, PieceClass};
-use super::identify::{best_and_lead, Embedder, Gallery};
+use super::identify::{Embedder, Gallery};
 use super::quad_window::Quad;
 use super::refine::{same_card, Refiner};
 use super::second_look::moved;
-use super::sides::{city_frames, column_of, is_unit_of};
+use super::sides::{best_unit_face, city_frames, column_of, is_unit_of};
 use super::VisionError;
 use image::RgbImage;
 use tablelens_engine::{Catalogue, Side};
@@ -521,10 +521,8 @@ pub const UNKNOWN_KEEPS: f32 = 0.1;
 /// was left unknown as two faces came too close, not for looking like none, and the crop
 /// gives way to it.
 fn more_alike_unknown(unknown: &Piece, found: &Piece, catalogue: &Catalogue, side: Side) -> bool {
-    best_and_lead(&unknown.similarities, |face| {
-        is_unit_of(catalogue, face, side)
-    })
-    .is_some_and(|(_, score, _)| score >= found.similarity + UNKNOWN_KEEPS)
+    best_unit_face(catalogue, &unknown.similarities, side)
+        .is_some_and(|(_, score, _)| score >= found.similarity + UNKNOWN_KEEPS)
 }
 
 /// Of the crops at an inside place ([`Place::inside`]) that none named, the one most like a
@@ -537,9 +535,7 @@ fn unnamed_look(looks: &[Piece], catalogue: &Catalogue, place: &Place) -> Option
     looks
         .iter()
         .filter_map(|look| {
-            let (face, s, _) = best_and_lead(&look.similarities, |face| {
-                is_unit_of(catalogue, face, place.side)
-            })?;
+            let (face, s, _) = best_unit_face(catalogue, &look.similarities, place.side)?;
             Some(Piece {
                 id: None,
                 similarity: s,
@@ -585,7 +581,11 @@ pub fn fill(
     let per_place = 2 + SLIDES.len();
     for (place, looks) in places.iter().zip(looks.chunks(per_place)) {
         let best = best_unit(looks, catalogue, gallery, place.bar, |_| Some(place.side));
-        let best = best.or_else(|| keep_unnamed.then(|| unnamed_look(looks, catalogue, place))?);
+        let best = best.or_else(|| {
+            keep_unnamed
+                .then(|| unnamed_look(looks, catalogue, place))
+                .flatten()
+        });
         let Some(found) = best else { continue };
         let there = pieces
             .iter()

@@ -15,7 +15,7 @@
 
 use super::assemble::{beside, centre, Frame, Piece, COLUMN_REACH};
 use super::detect::SURE_SCORE;
-use super::identify::Gallery;
+use super::identify::{best_and_lead, Gallery};
 use super::PieceClass;
 use tablelens_engine::{Catalogue, CityId, Side};
 
@@ -30,6 +30,16 @@ pub(crate) fn is_unit_of(catalogue: &Catalogue, face: &str, side: Side) -> bool 
     catalogue
         .card(face)
         .is_some_and(|c| c.side == side && c.kind.is_unit())
+}
+
+/// The unit face of `side` that a piece's `similarities` rate highest, its similarity and
+/// its lead over the side's next unit face ([`best_and_lead`] among [`is_unit_of`]).
+pub(crate) fn best_unit_face<'a>(
+    catalogue: &Catalogue,
+    similarities: &'a [(String, f32)],
+    side: Side,
+) -> Option<(&'a str, f32, f32)> {
+    best_and_lead(similarities, |face| is_unit_of(catalogue, face, side))
 }
 
 /// Whether `face` is a unit card of either side.
