@@ -604,7 +604,7 @@ pub fn read_on_cards(
     // off where the strip finder put it, and named by its mean similarities over the crops.
     let unsure_strips: Vec<usize> = (0..extra.len())
         .filter(|&i| extra[i].class == PieceClass::Strip)
-        .filter(|&i| ids[i].score >= extra[i].bar && ids[i].margin < SURE_STRIP_MARGIN)
+        .filter(|&i| led_by_less(&ids[i], extra[i].bar, SURE_STRIP_MARGIN))
         .collect();
     let quads: Vec<[[f32; 2]; 4]> = unsure_strips.iter().map(|&i| extra[i].corners).collect();
     let more = embed_moved(frame, PieceClass::Strip, &quads, STRIP_MOVE, embedder)?;
@@ -618,7 +618,7 @@ pub fn read_on_cards(
     // best similarity, which cleared its bar).
     let close_strips: Vec<usize> = (0..extra.len())
         .filter(|&i| extra[i].class == PieceClass::Strip)
-        .filter(|&i| ids[i].score >= extra[i].bar && ids[i].margin < DETAIL_STRIP_MARGIN)
+        .filter(|&i| led_by_less(&ids[i], extra[i].bar, DETAIL_STRIP_MARGIN))
         .collect();
     let details = par::map(&close_strips, |&i| {
         strip_details.likenesses(frame, &extra[i].corners)
@@ -1141,6 +1141,13 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
     (layout, !cities.is_empty())
 }
 
+/// Whether a piece read as `id` clears its `bar` but leads the runner-up by less than
+/// `lead` (or is too close to call): a strip that is looked at again
+/// ([`SURE_STRIP_MARGIN`], [`DETAIL_STRIP_MARGIN`]).
+fn led_by_less(id: &Identity, bar: f32, lead: f32) -> bool {
+    id.score >= bar && id.margin < lead
+}
+
 /// Jersey Crust's feature is its third district (its token laid on the card): a standing
 /// Jersey Crust that shows either the used-feature marker or the extra-district token has
 /// both, whichever another marker covers. In a game the battle marker or a destroyed
@@ -1208,6 +1215,27 @@ mod tests {
             read(CityId::ClevelandHarbour, true, false, false),
             (true, false)
         );
+    }
+
+    #[test]
+    fn a_strip_led_by_a_little_is_looked_at_again_and_one_led_by_less_compared_in_detail() {
+        let bar = 0.4;
+        let again = |score: f32, margin: f32| {
+            let id = named_as("net_module", score, margin);
+            (
+                led_by_less(&id, bar, SURE_STRIP_MARGIN),
+                led_by_less(&id, bar, DETAIL_STRIP_MARGIN),
+            )
+        };
+        // Too close to call, or led by a little: cut again and compared in detail.
+        assert_eq!(again(0.6, 0.0), (true, true));
+        assert_eq!(again(0.6, 0.05), (true, true));
+        // Led by 0.12: not cut again, but still compared in detail.
+        assert_eq!(again(0.6, 0.12), (false, true));
+        // Led clearly: as named.
+        assert_eq!(again(0.6, 0.2), (false, false));
+        // Under its bar: no strip to look at again.
+        assert_eq!(again(0.3, 0.05), (false, false));
     }
 
     #[test]
