@@ -52,9 +52,9 @@ const HUE_LEAD: f32 = 0.25;
 /// validation scenes: `vision/src/perceive/look_alike.rs`).
 const HUE_OVERRULE: f32 = 0.5;
 /// The default of [`Thresholds::card`]. Calibrated at 0.5 on the embedder's held-out face
-/// styles (`models/embedder.md`); at the table a card the embedder names under the bar gets
-/// the later looks (its tokens painted out, the second look, the face comparison), which
-/// name it better than the embedder's first crop between 0.5 and 0.525. On all 31 rendered
+/// styles (`models/embedder.md`); at the table a card whose first crop is like its best face
+/// by 0.5 to 0.525 is now left unknown at first, and the later looks (its tokens painted
+/// out, the second look, the face comparison) name such cards better. On all 31 rendered
 /// sets (`models/README.md`), validation layouts exact 652 -> 657 of 720 (won 5, lost none),
 /// unseen 923 -> 925 of 1,050 (won 4, lost 2), recast under a coloured light 791 either way;
 /// pieces named wrong 37 -> 34 (validation) and 111 -> 107 (unseen). 0.55 and 0.575 won
@@ -431,9 +431,9 @@ pub struct Identity {
 /// piece is unknown. A gallery file may carry its own; the defaults are calibrated on the
 /// embedder's held-out face styles (`models/train/calibrate_embedder.py`,
 /// `models/embedder.md`), where they name 97.9% of cards right and 0.2% wrong (the card
-/// bar since raised from 0.5 to 0.525 on rendered scenes); the token
-/// margin on validation scenes (`models/token_embedder.md`), where it names 92.0% of the
-/// tokens and markers found right and 1.9% wrong.
+/// bar since raised from 0.5 to 0.525 on rendered scenes); the token margin on validation
+/// scenes (`models/token_embedder.md`), where it names 92.0% of the tokens and markers found
+/// right and 1.9% wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Thresholds {
