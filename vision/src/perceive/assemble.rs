@@ -335,6 +335,13 @@ const SURE_STRIP_MARGIN: f32 = 0.1;
 /// sets unchanged; 0.3 read the same.
 const DETAIL_STRIP_MARGIN: f32 = 0.15;
 
+/// Whether a piece read as `id` clears its `bar` but leads the runner-up by less than
+/// `lead` (or is too close to call): a strip that is looked at again
+/// ([`SURE_STRIP_MARGIN`], [`DETAIL_STRIP_MARGIN`]).
+fn led_by_less(id: &Identity, bar: f32, lead: f32) -> bool {
+    id.score >= bar && id.margin < lead
+}
+
 /// How far a strip is moved across, as shares of its width, when the strip finder holds a
 /// module is there (presence [`STRIP_PRESENT`] or more) but its crop names none at its bar:
 /// the finder's corners are then often off by half a strip's width (deck 10: a
@@ -1139,13 +1146,6 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
     }
     layout.unknown = unknowns;
     (layout, !cities.is_empty())
-}
-
-/// Whether a piece read as `id` clears its `bar` but leads the runner-up by less than
-/// `lead` (or is too close to call): a strip that is looked at again
-/// ([`SURE_STRIP_MARGIN`], [`DETAIL_STRIP_MARGIN`]).
-fn led_by_less(id: &Identity, bar: f32, lead: f32) -> bool {
-    id.score >= bar && id.margin < lead
 }
 
 /// Jersey Crust's feature is its third district (its token laid on the card): a standing
