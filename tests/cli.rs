@@ -12,9 +12,15 @@ fn tables() -> PathBuf {
 
 /// Runs tablelens with an empty user data dir (no stray catalogue corrections).
 fn tablelens(args: &[&str], stdin: Option<&str>) -> Output {
+    tablelens_with(args, stdin, &[])
+}
+
+/// [`tablelens`] with more environment variables set.
+fn tablelens_with(args: &[&str], stdin: Option<&str>, vars: &[(&str, &str)]) -> Output {
     let data = tempfile::tempdir().unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tablelens"));
     cmd.args(args)
+        .envs(vars.iter().copied())
         .env("TABLELENS_DATA_DIR", data.path())
         // No test opens a window: without a display `tablelens` alone falls back to text.
         .env_remove("DISPLAY")
@@ -552,6 +558,27 @@ fn enroll_analyze_and_eval_run_the_vision_end_to_end() {
     assert!(lines[0]["image"].as_str().unwrap().ends_with("0000.png"));
     assert!(lines[0]["layout"]["cities"].is_array());
     assert!(lines[0].get("battle").is_some());
+    // A photo is read the same to the last digit on one core or on several.
+    let on_cores = |n: &str| {
+        let args = [
+            "analyze",
+            &p("scenes/0000.png"),
+            &p("scenes/0001.png"),
+            "--gallery",
+            &p("gallery.json"),
+            "--json",
+        ];
+        let o = tablelens_with(&args, None, &[("TABLELENS_THREADS", n)]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let one = on_cores("1");
+    assert_eq!(one, on_cores("2"), "one core and two read the photos apart");
+    assert_eq!(
+        one,
+        on_cores("4"),
+        "one core and four read the photos apart"
+    );
     // A photo taken in a dim room is read again with the light taken out, and says so.
     let mut dim = image::open(p("scenes/0002.png")).unwrap().to_rgb8();
     dim.pixels_mut()
