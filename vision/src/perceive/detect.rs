@@ -1,6 +1,8 @@
 //! Detection: every card in a frame, with its four corners.
 //!
-//! The frame is letterboxed into the detector's 512x288 input; the network gives a centre
+//! The frame is letterboxed into the detector's input (512x288 for a wide frame; one of
+//! [`INPUT_SHAPES`] nearer its own aspect for another, turned a quarter where it is taller
+//! than wide: [`letterbox`]); the network gives a centre
 //! heat map per class and eight corner offsets at stride 4 (see
 //! `models/train/train_detector.py`). Peaks become detections, mapped back to frame pixels.
 //! Today's detector has one class, cards; module strips and small pieces are then read on
@@ -25,6 +27,7 @@ use super::resample::area_resize;
 use super::VisionError;
 use image::{Rgb, RgbImage};
 use serde::{Deserialize, Serialize};
+use std::sync::{Arc, Mutex};
 
 /// Detector input width.
 pub const NET_W: u32 = 512;
@@ -132,27 +135,63 @@ impl Letterbox {
     }
 }
 
-/// Fits a frame into the detector input, keeping its aspect (grey bars where needed). A
-/// frame taller than wide (a phone held upright) is turned a quarter clockwise first, so
-/// that its cards are as large in the wide input as in a wide frame of its size: fitted
-/// upright, a 1080x1920 frame's cards came out 0.56 times as wide, and of 30 such scenes
-/// (`tablelens render --size 1080x1920 --seed 7`) 66% of the cards were found and 10
-/// layouts read exactly; turned, 99.5% and 29 (`models/detector.md` has more sizes).
+/// The detector's input shapes, widest first: the frame is fitted into the one whose
+/// aspect is nearest its own ([`input_shape`]). The network is fully convolutional and was
+/// trained on 16:9 frames fitted to the first; the others hold about as many pixels, so
+/// that a 4:3 or square photo's cards are as large in the input as a wide photo's of the
+/// same size, not shrunk between grey bars. Widths are multiples of 32 and heights of 16,
+/// so that the two tiles' output grids line up ([`TILE_MARGIN`]). Each shape's network is
+/// optimised when a frame first asks for it (about 40 ms, once).
+///
+/// On 60 scenes each (`--seed 12`), layouts exact fitted to 512x288 -> to the nearest
+/// shape: 1440x1440 canonical deck 44 -> 56 (card recall 95.5 -> 99.8%), 1080x1080 deck 14
+/// 39 -> 44 (92.8 -> 98.9%), 1600x1200 canonical 55 -> 56, 2016x1512 deck 15 49 -> 51,
+/// 1536x2048 deck 16 51 -> 56, 1620x1080 deck 1 49 -> 52; 287 -> 315 of 360, pieces named
+/// wrong 32 -> 31. The same decks drawn 1920x1080 read 58, 51, 58, 51, 55 and 51. A wide
+/// frame's input is as before, and so is every figure of the 16:9 sets.
+pub const INPUT_SHAPES: [(u32, u32); 4] = [(NET_W, NET_H), (480, 320), (448, 336), (384, 384)];
+
+/// The input shape ([`INPUT_SHAPES`]) whose aspect is nearest that of a frame of `w` x `h`
+/// laid wide (turned a quarter where it is taller than wide, as [`letterbox`] turns it).
+pub fn input_shape(w: u32, h: u32) -> (u32, u32) {
+    let (across, down) = (w.max(h).max(1) as f32, w.min(h).max(1) as f32);
+    let aspect = (across / down).ln();
+    let off = |&(iw, ih): &(u32, u32)| (aspect - (iw as f32 / ih as f32).ln()).abs();
+    INPUT_SHAPES
+        .into_iter()
+        .min_by(|a, b| off(a).total_cmp(&off(b)))
+        .unwrap_or((NET_W, NET_H))
+}
+
+/// Fits a frame into the detector input of the shape [`input_shape`] picks for it, keeping
+/// its aspect (grey bars where needed). A frame taller than wide (a phone held upright) is
+/// turned a quarter clockwise first, so that its cards are as large in the wide input as in
+/// a wide frame of its size: fitted upright, a 1080x1920 frame's cards came out 0.56 times
+/// as wide, and of 30 such scenes (`tablelens render --size 1080x1920 --seed 7`) 66% of the
+/// cards were found and 10 layouts read exactly; turned, 99.5% and 29 (`models/detector.md`
+/// has more sizes).
 pub fn letterbox(frame: &RgbImage) -> (RgbImage, Letterbox) {
+    let (w, h) = frame.dimensions();
+    letterbox_to(frame, input_shape(w, h))
+}
+
+/// Fits a frame into a detector input of `shape` (width, height) as [`letterbox`] does.
+pub fn letterbox_to(frame: &RgbImage, shape: (u32, u32)) -> (RgbImage, Letterbox) {
+    let (net_w, net_h) = shape;
     let (w, h) = frame.dimensions();
     let turn = h > w;
     // The sides the input sees: the frame's, or its turned ones.
     let (across, down) = if turn { (h, w) } else { (w, h) };
-    let scale = (NET_W as f32 / across.max(1) as f32).min(NET_H as f32 / down.max(1) as f32);
-    let rw = ((across as f32 * scale).round() as u32).clamp(1, NET_W);
-    let rh = ((down as f32 * scale).round() as u32).clamp(1, NET_H);
+    let scale = (net_w as f32 / across.max(1) as f32).min(net_h as f32 / down.max(1) as f32);
+    let rw = ((across as f32 * scale).round() as u32).clamp(1, net_w);
+    let rh = ((down as f32 * scale).round() as u32).clamp(1, net_h);
     let resized = if turn {
         image::imageops::rotate90(&area_resize(frame, rh, rw))
     } else {
         area_resize(frame, rw, rh)
     };
     let turned = turn.then_some(h as f32);
-    if (rw, rh) == (NET_W, NET_H) {
+    if (rw, rh) == (net_w, net_h) {
         return (
             resized,
             Letterbox {
@@ -163,9 +202,9 @@ pub fn letterbox(frame: &RgbImage) -> (RgbImage, Letterbox) {
             },
         );
     }
-    let pad_x = (NET_W - rw) / 2;
-    let pad_y = (NET_H - rh) / 2;
-    let mut canvas = RgbImage::from_pixel(NET_W, NET_H, Rgb([128, 128, 128]));
+    let pad_x = (net_w - rw) / 2;
+    let pad_y = (net_h - rh) / 2;
+    let mut canvas = RgbImage::from_pixel(net_w, net_h, Rgb([128, 128, 128]));
     image::imageops::replace(&mut canvas, &resized, i64::from(pad_x), i64::from(pad_y));
     (
         canvas,
@@ -197,34 +236,77 @@ pub enum DetectorRun {
 }
 
 /// The detector network.
-#[derive(Debug)]
 pub struct Detector {
-    net: Net,
-    /// The same network for one half of the input plus [`TILE_MARGIN`], run on both halves
-    /// at once.
-    tile: Net,
+    /// The ONNX bytes, for the input shapes met later.
+    bytes: Vec<u8>,
+    /// The network loaded for each input shape met so far ([`INPUT_SHAPES`]; the first at
+    /// load).
+    nets: Mutex<Vec<Arc<ShapedNets>>>,
     /// Minimum heat-map peak per class.
     pub thresholds: [f32; CLASSES],
 }
 
+impl std::fmt::Debug for Detector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Detector")
+            .field("nets", &self.nets)
+            .field("thresholds", &self.thresholds)
+            .finish()
+    }
+}
+
+/// The network optimised for one input shape: whole, and for one half of it plus
+/// [`TILE_MARGIN`] (run on both halves).
+#[derive(Debug)]
+struct ShapedNets {
+    shape: (u32, u32),
+    whole: Net,
+    tile: Net,
+}
+
+impl ShapedNets {
+    fn load(bytes: &[u8], (w, h): (u32, u32)) -> Result<ShapedNets, VisionError> {
+        let tile_w = w / 2 + TILE_MARGIN;
+        Ok(ShapedNets {
+            shape: (w, h),
+            whole: Net::load("detector", bytes, [1, 3, h as usize, w as usize])?,
+            tile: Net::load("detector", bytes, [1, 3, h as usize, tile_w as usize])?,
+        })
+    }
+}
+
 impl Detector {
-    /// Loads the detector from ONNX bytes.
+    /// Loads the detector from ONNX bytes (for the widest input shape; the others when a
+    /// frame first asks for them).
     pub fn load(bytes: &[u8]) -> Result<Detector, VisionError> {
+        let first = ShapedNets::load(bytes, INPUT_SHAPES[0])?;
         Ok(Detector {
-            net: Net::load("detector", bytes, [1, 3, NET_H as usize, NET_W as usize])?,
-            tile: Net::load(
-                "detector",
-                bytes,
-                [1, 3, NET_H as usize, (NET_W / 2 + TILE_MARGIN) as usize],
-            )?,
+            bytes: bytes.to_vec(),
+            nets: Mutex::new(vec![Arc::new(first)]),
             thresholds: [MAYBE_SCORE; CLASSES],
         })
     }
 
-    /// How many times the network ran since it was loaded, a tile counting as one run
-    /// ([`Net::runs`]).
+    /// The network for input `shape`, loaded the first time it is asked for.
+    fn nets_for(&self, shape: (u32, u32)) -> Result<Arc<ShapedNets>, VisionError> {
+        let mut nets = self
+            .nets
+            .lock()
+            .map_err(|_| VisionError::Model("detector: a run panicked".into()))?;
+        if let Some(n) = nets.iter().find(|n| n.shape == shape) {
+            return Ok(Arc::clone(n));
+        }
+        let n = Arc::new(ShapedNets::load(&self.bytes, shape)?);
+        nets.push(Arc::clone(&n));
+        Ok(n)
+    }
+
+    /// How many times the network ran since it was loaded, at any input shape, a tile
+    /// counting as one run ([`Net::runs`]).
     pub fn runs(&self) -> usize {
-        self.net.runs() + self.tile.runs()
+        self.nets.lock().map_or(0, |nets| {
+            nets.iter().map(|n| n.whole.runs() + n.tile.runs()).sum()
+        })
     }
 
     /// Finds the pieces in a frame, always in two tiles (at once on a machine of two cores
@@ -240,12 +322,13 @@ impl Detector {
         run: DetectorRun,
     ) -> Result<Vec<Detection>, VisionError> {
         let (input, lb) = letterbox(frame);
+        let nets = self.nets_for(input.dimensions())?;
         let (out, shape) = match run {
-            DetectorRun::Tiled => self.run_tiled(&input)?,
+            DetectorRun::Tiled => run_tiled(&nets, &input)?,
             DetectorRun::Whole => {
-                let mut buf = Vec::with_capacity((3 * NET_W * NET_H) as usize);
+                let mut buf = Vec::with_capacity(input.len());
                 push_chw(&mut buf, &input);
-                self.net.run(&buf)?
+                nets.whole.run(&buf)?
             }
         };
         if shape.len() != 4 || shape[1] < 9 || shape[1] > CLASSES + 8 {
@@ -265,34 +348,35 @@ impl Detector {
                 .collect(),
         )
     }
+}
 
-    /// Runs the network on the input's left and right halves at once, each tile reaching
-    /// [`TILE_MARGIN`] past the middle, and stitches the two outputs into the whole input's.
-    fn run_tiled(&self, input: &RgbImage) -> Result<(Vec<f32>, Vec<usize>), VisionError> {
-        let w = NET_W / 2 + TILE_MARGIN;
-        let tile = |x: u32| {
-            let img = image::imageops::crop_imm(input, x, 0, w, NET_H).to_image();
-            let mut buf = Vec::with_capacity((3 * w * NET_H) as usize);
-            push_chw(&mut buf, &img);
-            self.tile.run(&buf)
-        };
-        let mut tiles = par::map(&[0, NET_W - w], |&x| tile(x)).into_iter();
-        let (Some(left), Some(right)) = (tiles.next(), tiles.next()) else {
-            return Err(VisionError::Model("detector: a tile did not run".into()));
-        };
-        let ((left, ls), (right, rs)) = (left?, right?);
-        if ls.len() != 4 || ls != rs {
-            return Err(VisionError::Model(format!("detector tile shape {ls:?}")));
-        }
-        Ok(stitch(
-            &left,
-            &right,
-            ls[1],
-            ls[2],
-            ls[3],
-            (NET_W / STRIDE) as usize,
-        ))
+/// Runs the network on the input's left and right halves at once, each tile reaching
+/// [`TILE_MARGIN`] past the middle, and stitches the two outputs into the whole input's.
+fn run_tiled(nets: &ShapedNets, input: &RgbImage) -> Result<(Vec<f32>, Vec<usize>), VisionError> {
+    let (net_w, net_h) = nets.shape;
+    let w = net_w / 2 + TILE_MARGIN;
+    let tile = |x: u32| {
+        let img = image::imageops::crop_imm(input, x, 0, w, net_h).to_image();
+        let mut buf = Vec::with_capacity((3 * w * net_h) as usize);
+        push_chw(&mut buf, &img);
+        nets.tile.run(&buf)
+    };
+    let mut tiles = par::map(&[0, net_w - w], |&x| tile(x)).into_iter();
+    let (Some(left), Some(right)) = (tiles.next(), tiles.next()) else {
+        return Err(VisionError::Model("detector: a tile did not run".into()));
+    };
+    let ((left, ls), (right, rs)) = (left?, right?);
+    if ls.len() != 4 || ls != rs {
+        return Err(VisionError::Model(format!("detector tile shape {ls:?}")));
     }
+    Ok(stitch(
+        &left,
+        &right,
+        ls[1],
+        ls[2],
+        ls[3],
+        (net_w / STRIDE) as usize,
+    ))
 }
 
 /// Joins the outputs of a left and a right tile (`channels` x `gh` x `tw` each) into one
@@ -407,12 +491,41 @@ mod tests {
     fn letterbox_maps_points_both_ways() {
         let frame = RgbImage::new(1000, 1000);
         let (img, lb) = letterbox(&frame);
-        assert_eq!(img.dimensions(), (NET_W, NET_H));
+        assert_eq!(img.dimensions(), (384, 384));
         let p = lb.to_frame(lb.to_input([123.0, 456.0]));
         assert!((p[0] - 123.0).abs() < 1e-3 && (p[1] - 456.0).abs() < 1e-3);
         let wide = RgbImage::new(1920, 1080);
         let (_, lb) = letterbox(&wide);
         assert_eq!((lb.pad_x, lb.pad_y, lb.turned), (0.0, 0.0, None));
+    }
+
+    #[test]
+    fn each_frame_shape_gets_the_input_of_the_nearest_aspect() {
+        for ((w, h), shape) in [
+            ((1920, 1080), (NET_W, NET_H)),
+            ((2560, 1080), (NET_W, NET_H)),
+            ((1680, 1050), (480, 320)),
+            ((1620, 1080), (480, 320)),
+            ((1600, 1200), (448, 336)),
+            ((4032, 3024), (448, 336)),
+            ((1440, 1440), (384, 384)),
+            ((1100, 1000), (384, 384)),
+            // Taller than wide: as if turned.
+            ((1080, 1920), (NET_W, NET_H)),
+            ((3024, 4032), (448, 336)),
+            ((1, 1), (384, 384)),
+        ] {
+            assert_eq!(input_shape(w, h), shape, "{w}x{h}");
+            let (img, _) = letterbox(&RgbImage::new(w, h));
+            assert_eq!(img.dimensions(), shape, "{w}x{h}");
+        }
+        // Every shape holds about as many pixels as the widest, and splits into two tiles
+        // whose output grids line up at the coarsest stride.
+        for (w, h) in INPUT_SHAPES {
+            let share = f64::from(w * h) / f64::from(NET_W * NET_H);
+            assert!((0.95..1.1).contains(&share), "{w}x{h}: {share}");
+            assert_eq!((w % 32, h % 16, (w / 2 + TILE_MARGIN) % 16), (0, 0, 0));
+        }
     }
 
     #[test]
