@@ -8,11 +8,13 @@
 //!   assembly of the layout.
 //! - [`follow`] follows a game over frames: stable pieces, token memory, arrivals, battles.
 //! - [`npy`] writes the training data the examples make for `models/train`.
+//! - [`photo`] reads a photo from a file, turned as its camera meant it.
 #![warn(missing_docs)]
 
 pub mod follow;
 pub mod npy;
 pub mod perceive;
+pub mod photo;
 pub mod render;
 
 /// The name under which a deck's card backs are enrolled (`DIR/card_back.png` or

@@ -13,7 +13,7 @@ pub fn run(catalogue: &Catalogue, args: &AnalyzeArgs) -> Result<(), CliError> {
     let analyzer = analyzer(catalogue, &args.gallery)?;
     let mut failed = Vec::new();
     for path in &args.images {
-        let frame = match image::open(path) {
+        let frame = match tablelens_vision::photo::open(path) {
             Ok(img) => img.to_rgb8(),
             Err(e) => {
                 eprintln!("tablelens: {}: {e}", path.display());

@@ -26,7 +26,7 @@ pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
     let mut scores = Vec::new();
     let mut times = Vec::new();
     for png in &pngs {
-        let frame = image::open(png)
+        let frame = tablelens_vision::photo::open(png)
             .map_err(|e| CliError::BadInput(format!("{}: {e}", png.display())))?
             .to_rgb8();
         let json = png.with_extension("json");

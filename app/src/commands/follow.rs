@@ -28,7 +28,7 @@ fn read_frame(path: &std::path::Path, catalogue: &Catalogue) -> Result<Frame, St
             .map(Frame::Layout)
             .map_err(|e| e.to_string())
     } else {
-        image::open(path)
+        tablelens_vision::photo::open(path)
             .map(|i| Frame::Image(i.to_rgb8()))
             .map_err(|e| e.to_string())
     }

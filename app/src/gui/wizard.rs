@@ -159,7 +159,7 @@ impl Wizard {
 
     /// Takes the piece from a picture file (the piece alone, upright, cropped to it).
     pub fn load_picture(&mut self, cat: &Catalogue, n: usize, path: &Path) {
-        match image::open(path) {
+        match tablelens_vision::photo::open(path) {
             Ok(img) => {
                 let class = class_of(cat, &self.items[n].expected);
                 self.items[n].crop = Some(face_crop(&img.to_rgb8(), class));

@@ -841,7 +841,7 @@ pub fn enroll(
     }
     let mut faces = Vec::new();
     for (id, path) in pictures {
-        let img = image::open(&path)
+        let img = crate::photo::open(&path)
             .map_err(|e| VisionError::Input(format!("{}: {e}", path.display())))?
             .to_rgb8();
         faces.push((id, img));

@@ -18,7 +18,7 @@ pub fn is_picture(path: &Path) -> bool {
 
 /// Reads a picture, with an error that names the file.
 pub fn read_picture(path: &Path) -> Result<RgbImage, SourceError> {
-    image::open(path)
+    tablelens_vision::photo::open(path)
         .map(|i| i.to_rgb8())
         .map_err(|e| SourceError::Invalid(format!("{}: {e}", path.display())))
 }
