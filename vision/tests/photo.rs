@@ -27,7 +27,9 @@ fn save_jpeg(picture: &RgbImage, path: &Path, orientation: Option<u16>) {
     let file = std::fs::File::create(path).expect("create");
     let mut encoder = JpegEncoder::new_with_quality(file, 95);
     if let Some(v) = orientation {
-        encoder.set_exif_metadata(exif_orientation(v)).expect("exif");
+        encoder
+            .set_exif_metadata(exif_orientation(v))
+            .expect("exif");
     }
     let (w, h) = picture.dimensions();
     encoder
