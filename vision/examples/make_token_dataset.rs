@@ -3,7 +3,7 @@
 //! the tokens and markers lying on it.
 //!
 //! ```sh
-//! cargo run --release -p tablelens-vision --example make_token_dataset -- DIR [SCENES] [TRAIN_STYLES] [JITTER] [STACKED] [FIRST_SCENE] [GROW]
+//! cargo run --release -p tablelens-vision --example make_token_dataset -- DIR [SCENES] [TRAIN_STYLES] [JITTER] [STACKED] [FIRST_SCENE] [GROW] [SIZES]
 //! ```
 //!
 //! Each card's corners are moved by up to JITTER hundredths of its width (default 4), as a
@@ -13,6 +13,9 @@
 //! `models/tokens.md`). STACKED (0 to 1, default 0) is the chance that a unit's tokens or
 //! a city's markers lie partly over one another (`SceneOptions::stacked`).
 //! FIRST_SCENE (default 0) starts the scenes further on, for a set unlike those already made.
+//! SIZES (default `1920x1080`) lists the frame sizes the scenes are drawn at, in turn, as
+//! `WIDTHxHEIGHT` joined by commas: smaller frames for a finder that sees cards a few dozen
+//! pixels wide, as a webcam gives them.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -36,7 +39,7 @@ fn main() {
 fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let out = PathBuf::from(args.next().ok_or(
-        "usage: make_token_dataset DIR [SCENES] [TRAIN_STYLES] [JITTER] [STACKED] [FIRST_SCENE] [GROW]",
+        "usage: make_token_dataset DIR [SCENES] [TRAIN_STYLES] [JITTER] [STACKED] [FIRST_SCENE] [GROW] [SIZES]",
     )?);
     let scenes: u64 = number(args.next(), 300, "SCENES")?;
     let styles: u64 = number(args.next(), 40, "TRAIN_STYLES")?;
@@ -44,6 +47,7 @@ fn run() -> Result<(), String> {
     let stacked = number::<f64>(args.next(), 0.0, "STACKED")?;
     let first: u64 = number(args.next(), 0, "FIRST_SCENE")?;
     let grow = number::<f32>(args.next(), 0.0, "GROW")? / 100.0;
+    let sizes = sizes(&args.next().unwrap_or_else(|| "1920x1080".into()))?;
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let cat = Catalogue::bundled();
     let holdout = (scenes / 10).max(1);
@@ -53,8 +57,11 @@ fn run() -> Result<(), String> {
         let mut crops = Vec::new();
         let mut points = Vec::new();
         for &i in ids {
+            let (width, height) = sizes[(i as usize) % sizes.len()];
             let options = SceneOptions {
                 stacked,
+                width,
+                height,
                 ..if i >= scenes - holdout {
                     SceneOptions::held_out(8)
                 } else {
@@ -116,6 +123,28 @@ fn run() -> Result<(), String> {
     );
     let _ = HELD_OUT_STYLES_FROM;
     Ok(())
+}
+
+/// The frame sizes of a SIZES argument: `WIDTHxHEIGHT` joined by commas, each side 64 to
+/// 4096.
+fn sizes(arg: &str) -> Result<Vec<(u32, u32)>, String> {
+    arg.split(',')
+        .map(|size| {
+            let side = |s: &str| {
+                s.trim()
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|v| (64..=4096).contains(v))
+            };
+            match size.split_once('x') {
+                Some((w, h)) => side(w).zip(side(h)),
+                None => None,
+            }
+            .ok_or(format!(
+                "SIZES: {size:?} is not WIDTHxHEIGHT (64 to 4096 each)"
+            ))
+        })
+        .collect()
 }
 
 /// Rectifies one card (each corner moved by up to `jitter` of its width, as a detector's
