@@ -538,17 +538,13 @@ fn enroll_analyze_and_eval_run_the_vision_end_to_end() {
         .code(),
         Some(0)
     );
-    let o = tablelens(
-        &[
-            "analyze",
-            &p("scenes/0000.png"),
-            &p("scenes/0001.png"),
-            "--gallery",
-            &p("gallery.json"),
-            "--json",
-        ],
-        None,
+    let (first, second, gallery) = (
+        p("scenes/0000.png"),
+        p("scenes/0001.png"),
+        p("gallery.json"),
     );
+    let analyze = ["analyze", &first, &second, "--gallery", &gallery, "--json"];
+    let o = tablelens(&analyze, None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let lines: Vec<Value> = stdout(&o)
         .lines()
@@ -560,15 +556,7 @@ fn enroll_analyze_and_eval_run_the_vision_end_to_end() {
     assert!(lines[0].get("battle").is_some());
     // A photo is read the same to the last digit on one core or on several.
     let on_cores = |n: &str| {
-        let args = [
-            "analyze",
-            &p("scenes/0000.png"),
-            &p("scenes/0001.png"),
-            "--gallery",
-            &p("gallery.json"),
-            "--json",
-        ];
-        let o = tablelens_with(&args, None, &[("TABLELENS_THREADS", n)]);
+        let o = tablelens_with(&analyze, None, &[("TABLELENS_THREADS", n)]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         stdout(&o)
     };

@@ -25,8 +25,11 @@ pub fn open(path: impl AsRef<Path>) -> ImageResult<DynamicImage> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::perceive::identify::enroll;
+    use crate::perceive::{embedder_fingerprint, Embedder};
     use image::codecs::jpeg::JpegEncoder;
     use image::{ImageEncoder, Rgb, RgbImage};
+    use tablelens_engine::Catalogue;
 
     /// An EXIF block (little-endian TIFF) holding only an orientation.
     fn exif_orientation(value: u16) -> Vec<u8> {
@@ -37,12 +40,27 @@ mod tests {
         exif.extend_from_slice(&3u16.to_le_bytes());
         exif.extend_from_slice(&1u32.to_le_bytes());
         exif.extend_from_slice(&value.to_le_bytes());
-        exif.extend_from_slice(&[0, 0, 0, 0, 0, 0]);
+        exif.extend_from_slice(&[0; 6]);
         exif
     }
 
-    /// A 64x32 picture, red on its left half and blue on its right, saved as a JPEG with
-    /// EXIF orientation `value` (none for `None`).
+    /// Saves `picture` as a JPEG at `path`, with EXIF orientation `orientation` where given.
+    fn save_jpeg(picture: &RgbImage, path: &Path, orientation: Option<u16>) {
+        let file = std::fs::File::create(path).expect("create");
+        let mut encoder = JpegEncoder::new_with_quality(file, 95);
+        if let Some(v) = orientation {
+            encoder
+                .set_exif_metadata(exif_orientation(v))
+                .expect("exif");
+        }
+        let (w, h) = picture.dimensions();
+        encoder
+            .write_image(picture.as_raw(), w, h, image::ExtendedColorType::Rgb8)
+            .expect("write");
+    }
+
+    /// A 64x32 picture, red on its left half and blue on its right, saved in `dir` as a JPEG
+    /// with EXIF orientation `value` (none for `None`).
     fn saved(dir: &Path, value: Option<u16>) -> std::path::PathBuf {
         let picture = RgbImage::from_fn(64, 32, |x, _| {
             if x < 32 {
@@ -52,16 +70,7 @@ mod tests {
             }
         });
         let path = dir.join(format!("{value:?}.jpg"));
-        let file = std::fs::File::create(&path).expect("create");
-        let mut encoder = JpegEncoder::new_with_quality(file, 95);
-        if let Some(v) = value {
-            encoder
-                .set_exif_metadata(exif_orientation(v))
-                .expect("exif");
-        }
-        encoder
-            .write_image(picture.as_raw(), 64, 32, image::ExtendedColorType::Rgb8)
-            .expect("write");
+        save_jpeg(&picture, &path, value);
         path
     }
 
@@ -95,5 +104,44 @@ mod tests {
         let broken = dir.path().join("broken.png");
         std::fs::write(&broken, b"not a png").expect("write");
         assert!(open(&broken).is_err());
+    }
+
+    /// The embedding of the first enrolled view of `id` in a gallery enrolled from `dir`.
+    fn enrolled(dir: &Path, id: &str) -> Vec<f32> {
+        let cat = Catalogue::bundled();
+        let embedder = Embedder::builtin().expect("embedder");
+        let gallery = enroll(&cat, &embedder, &embedder_fingerprint(), dir).expect("enroll");
+        let entry = gallery.entries.iter().find(|e| e.id == id).expect("entry");
+        entry.embedding.clone()
+    }
+
+    fn cosine(a: &[f32], b: &[f32]) -> f32 {
+        let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+        let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        dot / (norm(a) * norm(b)).max(1e-9)
+    }
+
+    /// A face picture taken with a phone is often stored on its side, with the note to turn
+    /// it upright: enrolment reads it turned, as the player sees it, not squashed sideways
+    /// (read as stored, its embedding came out -0.18 like the upright picture's).
+    #[test]
+    fn a_face_picture_stored_on_its_side_is_enrolled_upright() {
+        let cat = Catalogue::bundled();
+        let hunter = crate::render::all_faces(&cat, 0)
+            .into_iter()
+            .find(|(id, _)| id == "hunter")
+            .expect("hunter's face")
+            .1;
+        let (upright, sideways) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        save_jpeg(&hunter, &upright.path().join("hunter.jpg"), None);
+        // Stored a quarter turn anticlockwise, with the note to turn it a quarter clockwise.
+        let stored = image::imageops::rotate270(&hunter);
+        save_jpeg(&stored, &sideways.path().join("hunter.jpg"), Some(6));
+        let (a, b) = (
+            enrolled(upright.path(), "hunter"),
+            enrolled(sideways.path(), "hunter"),
+        );
+        let alike = cosine(&a, &b);
+        assert!(alike > 0.98, "enrolled alike at only {alike:.3}");
     }
 }
