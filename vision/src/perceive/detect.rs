@@ -147,7 +147,7 @@ impl Letterbox {
 /// shape: 1440x1440 canonical deck 44 -> 56 (card recall 95.5 -> 99.8%), 1080x1080 deck 14
 /// 39 -> 44 (92.8 -> 98.9%), 1600x1200 canonical 55 -> 56, 2016x1512 deck 15 49 -> 51,
 /// 1536x2048 deck 16 51 -> 56, 1620x1080 deck 1 49 -> 52; 287 -> 315 of 360, pieces named
-/// wrong 32 -> 31. The same decks drawn 1920x1080 read 58, 51, 58, 51, 55 and 51. A wide
+/// wrong 32 -> 31. The same decks drawn 1920x1080 read 58, 51, 58, 50, 55 and 51. A wide
 /// frame's input is as before, and so is every figure of the 16:9 sets.
 pub const INPUT_SHAPES: [(u32, u32); 4] = [(NET_W, NET_H), (480, 320), (448, 336), (384, 384)];
 
