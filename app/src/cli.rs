@@ -193,41 +193,7 @@ pub struct RenderArgs {
     pub deck: u64,
     /// The photos' size in pixels, `WIDTHxHEIGHT` (64 to 4096 each): other cameras give
     /// other sizes and shapes, 1280x720 or a phone's 4:3.
-    #[arg(long, default_value = "1920x1080", value_name = "WxH", value_parser = parse_size,
+    #[arg(long, default_value = "1920x1080", value_name = "WxH", value_parser = tablelens_vision::render::parse_size,
           conflicts_with = "faces")]
     pub size: (u32, u32),
-}
-
-/// `WIDTHxHEIGHT`, each side 64 to 4096 pixels, as `render --size` takes it.
-fn parse_size(text: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("`{text}` is not a size: write WIDTHxHEIGHT, such as 1280x720");
-    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
-    let side = |s: &str| -> Result<u32, String> {
-        let n: u32 = s.trim().parse().map_err(|_| bad())?;
-        if (64..=4096).contains(&n) {
-            Ok(n)
-        } else {
-            Err(format!(
-                "{n} pixels is out of range: each side is 64 to 4096"
-            ))
-        }
-    };
-    Ok((side(w)?, side(h)?))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_size;
-
-    #[test]
-    fn a_size_is_width_by_height_within_range() {
-        assert_eq!(parse_size("1280x720"), Ok((1280, 720)));
-        assert_eq!(parse_size("4032X3024"), Ok((4032, 3024)));
-        assert!(parse_size("5000x3000").is_err());
-        assert_eq!(parse_size("640X480"), Ok((640, 480)));
-        assert!(parse_size("1280").is_err());
-        assert!(parse_size("x720").is_err());
-        assert!(parse_size("1280x-1").is_err());
-        assert!(parse_size("32x32").is_err());
-    }
 }

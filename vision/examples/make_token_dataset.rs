@@ -26,7 +26,7 @@ use tablelens_vision::perceive::assemble::{centre, scaled};
 use tablelens_vision::perceive::par;
 use tablelens_vision::perceive::resample::{rectify, unit_square_to_quad};
 use tablelens_vision::perceive::tokens::{CARD_CROP_H, CARD_CROP_W};
-use tablelens_vision::render::{Renderer, SceneOptions, HELD_OUT_STYLES_FROM};
+use tablelens_vision::render::{parse_size, Renderer, SceneOptions, HELD_OUT_STYLES_FROM};
 
 mod common;
 
@@ -125,25 +125,11 @@ fn run() -> Result<(), String> {
     Ok(())
 }
 
-/// The frame sizes of a SIZES argument: `WIDTHxHEIGHT` joined by commas, each side 64 to
-/// 4096.
+/// The frame sizes of a SIZES argument: sizes as `render --size` takes them
+/// ([`parse_size`]) joined by commas.
 fn sizes(arg: &str) -> Result<Vec<(u32, u32)>, String> {
     arg.split(',')
-        .map(|size| {
-            let side = |s: &str| {
-                s.trim()
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|v| (64..=4096).contains(v))
-            };
-            match size.split_once('x') {
-                Some((w, h)) => side(w).zip(side(h)),
-                None => None,
-            }
-            .ok_or(format!(
-                "SIZES: {size:?} is not WIDTHxHEIGHT (64 to 4096 each)"
-            ))
-        })
+        .map(|size| parse_size(size).map_err(|e| format!("SIZES: {e}")))
         .collect()
 }
 

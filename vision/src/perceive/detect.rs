@@ -27,7 +27,7 @@ use super::resample::area_resize;
 use super::VisionError;
 use image::{Rgb, RgbImage};
 use serde::{Deserialize, Serialize};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Detector input width.
 pub const NET_W: u32 = 512;
@@ -176,7 +176,7 @@ pub fn letterbox(frame: &RgbImage) -> (RgbImage, Letterbox) {
 }
 
 /// Fits a frame into a detector input of `shape` (width, height) as [`letterbox`] does.
-pub fn letterbox_to(frame: &RgbImage, shape: (u32, u32)) -> (RgbImage, Letterbox) {
+fn letterbox_to(frame: &RgbImage, shape: (u32, u32)) -> (RgbImage, Letterbox) {
     let (net_w, net_h) = shape;
     let (w, h) = frame.dimensions();
     let turn = h > w;
@@ -255,13 +255,14 @@ impl std::fmt::Debug for Detector {
     }
 }
 
-/// The network optimised for one input shape: whole, and for one half of it plus
-/// [`TILE_MARGIN`] (run on both halves).
+/// The network optimised for one input shape: for one half of it plus [`TILE_MARGIN`]
+/// (run on both halves), and for the whole of it, which only [`DetectorRun::Whole`] asks
+/// for (loaded then).
 #[derive(Debug)]
 struct ShapedNets {
     shape: (u32, u32),
-    whole: Net,
     tile: Net,
+    whole: OnceLock<Net>,
 }
 
 impl ShapedNets {
@@ -269,9 +270,19 @@ impl ShapedNets {
         let tile_w = w / 2 + TILE_MARGIN;
         Ok(ShapedNets {
             shape: (w, h),
-            whole: Net::load("detector", bytes, [1, 3, h as usize, w as usize])?,
             tile: Net::load("detector", bytes, [1, 3, h as usize, tile_w as usize])?,
+            whole: OnceLock::new(),
         })
+    }
+
+    /// The network for the whole input, loaded the first time it is asked for.
+    fn whole(&self, bytes: &[u8]) -> Result<&Net, VisionError> {
+        if let Some(net) = self.whole.get() {
+            return Ok(net);
+        }
+        let (w, h) = self.shape;
+        let net = Net::load("detector", bytes, [1, 3, h as usize, w as usize])?;
+        Ok(self.whole.get_or_init(|| net))
     }
 }
 
@@ -305,7 +316,9 @@ impl Detector {
     /// counting as one run ([`Net::runs`]).
     pub fn runs(&self) -> usize {
         self.nets.lock().map_or(0, |nets| {
-            nets.iter().map(|n| n.whole.runs() + n.tile.runs()).sum()
+            nets.iter()
+                .map(|n| n.tile.runs() + n.whole.get().map_or(0, Net::runs))
+                .sum()
         })
     }
 
@@ -328,7 +341,7 @@ impl Detector {
             DetectorRun::Whole => {
                 let mut buf = Vec::with_capacity(input.len());
                 push_chw(&mut buf, &input);
-                nets.whole.run(&buf)?
+                nets.whole(&self.bytes)?.run(&buf)?
             }
         };
         if shape.len() != 4 || shape[1] < 9 || shape[1] > CLASSES + 8 {

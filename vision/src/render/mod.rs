@@ -54,6 +54,24 @@ use image::RgbImage;
 use std::path::Path;
 use tablelens_engine::{Catalogue, Layout};
 
+/// A frame size written `WIDTHxHEIGHT` (or `WxH` with a capital X), each side 64 to 4096
+/// pixels, as `tablelens render --size` and the dataset examples take it.
+pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("`{text}` is not a size: write WIDTHxHEIGHT, such as 1280x720");
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let side = |s: &str| -> Result<u32, String> {
+        let n: u32 = s.trim().parse().map_err(|_| bad())?;
+        if (64..=4096).contains(&n) {
+            Ok(n)
+        } else {
+            Err(format!(
+                "{n} pixels is out of range: each side is 64 to 4096"
+            ))
+        }
+    };
+    Ok((side(w)?, side(h)?))
+}
+
 /// How scenes are drawn.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SceneOptions {
@@ -337,5 +355,17 @@ mod tests {
         // Past the last deck, the last deck's style (no overflow).
         assert_eq!(deck_style(u64::MAX), deck_style(LAST_DECK));
         assert!(deck_style(LAST_DECK) > deck_style(LAST_DECK - 1));
+    }
+
+    #[test]
+    fn a_size_is_width_by_height_within_range() {
+        assert_eq!(parse_size("1280x720"), Ok((1280, 720)));
+        assert_eq!(parse_size("4032X3024"), Ok((4032, 3024)));
+        assert!(parse_size("5000x3000").is_err());
+        assert_eq!(parse_size("640X480"), Ok((640, 480)));
+        assert!(parse_size("1280").is_err());
+        assert!(parse_size("x720").is_err());
+        assert!(parse_size("1280x-1").is_err());
+        assert!(parse_size("32x32").is_err());
     }
 }
