@@ -27,6 +27,7 @@
 //! the gallery by `tablelens enroll`.
 
 use super::assemble::centre;
+use super::dot::dot;
 use super::look_alike::Picture;
 use super::resample::{apply, invert, rectify, unit_square_to_quad};
 use image::RgbImage;
@@ -276,15 +277,7 @@ fn correlation(a: &[Option<Vec<f32>>; 3], b: &[Option<Vec<f32>>; 3]) -> Option<f
     let each: Vec<f32> = a
         .iter()
         .zip(b)
-        .filter_map(|(a, b)| {
-            Some(
-                a.as_ref()?
-                    .iter()
-                    .zip(b.as_ref()?)
-                    .map(|(x, y)| x * y)
-                    .sum(),
-            )
-        })
+        .filter_map(|(a, b)| Some(dot(a.as_ref()?, b.as_ref()?)))
         .collect();
     (!each.is_empty()).then(|| each.iter().sum::<f32>() / each.len() as f32)
 }

@@ -59,6 +59,7 @@
 
 use super::assemble::{centre, scaled, Piece};
 use super::detect::{PieceClass, SURE_SCORE};
+use super::dot::dot;
 use super::identify::{best_and_lead, Thresholds};
 use super::look_alike::Picture;
 use super::resample::rectify;
@@ -311,7 +312,7 @@ impl Window {
         let mut best = (f32::MIN, false);
         for (turned, placed) in &self.ways {
             for v in placed {
-                let s: f32 = v.iter().zip(face).map(|(a, b)| a * b).sum();
+                let s = dot(v, face);
                 if s > best.0 {
                     best = (s, *turned);
                 }

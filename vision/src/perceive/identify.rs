@@ -4,6 +4,7 @@
 
 use super::art::ArtPicture;
 use super::assemble::token_of;
+use super::dot::dot;
 use super::face_match::FacePicture;
 use super::look_alike::SmallPicture;
 use super::nn::{push_chw, ItemNet, LEAST_SHARE};
@@ -302,23 +303,6 @@ fn embed_here(
             e
         })
         .collect())
-}
-
-/// The dot product of two vectors (as far as the shorter goes), summed in eight running
-/// lanes, which the compiler turns into vector adds, rather than one value after another.
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    const LANES: usize = 8;
-    let n = a.len().min(b.len());
-    let (a, b) = (&a[..n], &b[..n]);
-    let mut lanes = [0f32; LANES];
-    for (x, y) in a.chunks_exact(LANES).zip(b.chunks_exact(LANES)) {
-        for k in 0..LANES {
-            lanes[k] += x[k] * y[k];
-        }
-    }
-    let whole = n / LANES * LANES;
-    let tail: f32 = a[whole..].iter().zip(&b[whole..]).map(|(x, y)| x * y).sum();
-    lanes.iter().sum::<f32>() + tail
 }
 
 /// One enrolled picture.
@@ -1155,27 +1139,6 @@ mod tests {
             .flat_map(|(p, q)| (0..3).map(move |c| u32::from(p[c].abs_diff(q[c]))))
             .sum();
         sum as f32 / (a.width() * a.height() * 3) as f32
-    }
-
-    #[test]
-    fn the_dot_product_in_lanes_is_the_plain_one() {
-        let a: Vec<f32> = (0..67)
-            .map(|i| ((i * 37 % 23) as f32 - 11.0) / 7.0)
-            .collect();
-        let b: Vec<f32> = (0..70)
-            .map(|i| ((i * 17 % 29) as f32 - 14.0) / 9.0)
-            .collect();
-        for n in [0, 1, 7, 8, 9, 64, 67] {
-            let plain: f32 = a[..n].iter().zip(&b).map(|(x, y)| x * y).sum();
-            let lanes = dot(&a[..n], &b);
-            assert!(
-                (lanes - plain).abs() <= 1e-4 * (1.0 + plain.abs()),
-                "{n}: {lanes} {plain}"
-            );
-        }
-        // As far as the shorter goes, either way round.
-        assert_eq!(dot(&[1.0, 2.0], &[3.0, 4.0, 5.0]), 11.0);
-        assert_eq!(dot(&[3.0, 4.0, 5.0], &[1.0, 2.0]), 11.0);
     }
 
     #[test]

@@ -88,6 +88,7 @@
 
 use super::assemble::{scaled, Piece};
 use super::detect::PieceClass;
+use super::dot::dot;
 use super::identify::{rotated, upright_square, Thresholds};
 use super::light::Light;
 use super::resample::{area_resize, rectify};
@@ -441,25 +442,6 @@ fn verdict(a: &str, b: &str, lead_of_a: f32) -> (String, f32) {
     } else {
         (b.to_string(), -lead_of_a)
     }
-}
-
-/// The dot product of two equally long vectors, in eight lanes (which the compiler can
-/// keep in vector registers; a plain running sum has to be added up in order).
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut lanes = [0.0f32; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f32 = ca
-        .remainder()
-        .iter()
-        .zip(cb.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
-    for (x, y) in ca.zip(cb) {
-        for k in 0..8 {
-            lanes[k] += x[k] * y[k];
-        }
-    }
-    lanes.iter().sum::<f32>() + tail
 }
 
 /// The window around a spot: its upright square grown by half, [`WINDOW`] pixels a side.

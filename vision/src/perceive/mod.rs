@@ -21,6 +21,7 @@ pub mod city_row;
 pub mod column_end;
 pub mod copies;
 pub mod detect;
+pub mod dot;
 pub mod eval;
 pub mod face_match;
 pub mod gaps;

@@ -14,6 +14,7 @@
 //! Nothing here knows what any strip looks like: the pictures are cut from the player's own
 //! module faces when they are enrolled ([`StripPicture::of_face`]).
 
+use super::dot::dot;
 use super::face_match::normalised;
 use super::identify::STRIP_SHARE;
 use super::look_alike::Picture;
@@ -93,7 +94,7 @@ impl StripLooks {
             .map(|(id, strip)| {
                 let best = placed
                     .iter()
-                    .map(|v| v.iter().zip(strip).map(|(a, b)| a * b).sum::<f32>())
+                    .map(|v| dot(v, strip))
                     .fold(f32::MIN, f32::max);
                 (id.clone(), best)
             })
