@@ -654,7 +654,15 @@ pub fn read_on_cards(
         .map(|i| (i, extra[i].bar))
         .collect();
     super::copies::name_strips(catalogue, gallery, &strips, &mut ids, &sims);
-    for ((b, id), sims) in extra.into_iter().zip(ids).zip(sims) {
+    // Each piece's last looks (its art and picture where they count), on the cores; the
+    // kept ones added in order.
+    let read: Vec<(Beside, Identity, Vec<(String, f32)>)> = extra
+        .into_iter()
+        .zip(ids)
+        .zip(sims)
+        .map(|((b, id), sims)| (b, id, sims))
+        .collect();
+    let kept = par::map(&read, |(b, id, sims)| {
         let Beside {
             class,
             corners,
@@ -664,8 +672,8 @@ pub fn read_on_cards(
             faint,
             raised,
             there: _,
-        } = b;
-        let mut id = id;
+        } = *b;
+        let mut id = id.clone();
         let small = class == PieceClass::Small;
         let near_bar =
             small && near_its_bar(&id, bar, on_city, raised, gallery.thresholds.small_margin);
@@ -690,12 +698,12 @@ pub fn read_on_cards(
         // found that is like no enrolled token or marker is most likely print on the card
         // (a round icon), not a piece lying on it.
         if (id.score < bar && !rescued) || (faint && id.id.is_none()) {
-            continue;
+            return None;
         }
         // The art of a card it lies on, seen clearly enough, or fairly where a token is
         // named barely: not a piece at all.
         if art_here.is_some_and(|l| l >= art_bar(id.score, bar, on_city)) {
-            continue;
+            return None;
         }
         // A token that looks too little like its own picture: one that looks somewhat like
         // its unit's art there (the art, named as the token most like it), or one the
@@ -713,9 +721,9 @@ pub fn read_on_cards(
                 .is_some_and(|l| l < bar)
         };
         if small && !on_city && picture_bar.is_some_and(unlike_its_picture) {
-            continue;
+            return None;
         }
-        pieces.push(Piece {
+        Some(Piece {
             class,
             corners,
             score,
@@ -723,12 +731,13 @@ pub fn read_on_cards(
             similarity: id.score,
             best: id.best,
             similarities: if class == PieceClass::Small {
-                sims
+                sims.clone()
             } else {
                 Vec::new()
             },
-        });
-    }
+        })
+    });
+    pieces.extend(kept.into_iter().flatten());
     drop_repeats(pieces, first_new);
     Ok(())
 }

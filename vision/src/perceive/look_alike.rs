@@ -91,6 +91,7 @@ use super::detect::PieceClass;
 use super::dot::dot;
 use super::identify::{rotated, upright_square, Thresholds};
 use super::light::Light;
+use super::par;
 use super::resample::{area_resize, rectify};
 use image::RgbImage;
 use serde::{Deserialize, Serialize};
@@ -526,77 +527,98 @@ pub fn settle(
     if look_alikes.is_empty() {
         return;
     }
-    for p in pieces.iter_mut().filter(|p| p.class == PieceClass::Small) {
-        let Some([(a, sa), (b, sb)]) = top_two(&p.similarities) else {
-            continue;
-        };
-        // A name the embedder gave by a wide lead stands.
-        if p.id.as_ref() == Some(&a) && sa - sb >= SURE_LEAD {
-            continue;
+    // Each piece is settled on its own: on the cores, then named in order.
+    let small: Vec<usize> = (0..pieces.len())
+        .filter(|&i| pieces[i].class == PieceClass::Small)
+        .collect();
+    let settled = par::map(&small, |&i| {
+        settled(frame, &pieces[i], look_alikes, light, thresholds)
+    });
+    for (&i, named) in small.iter().zip(settled) {
+        if let Some((winner, similarity)) = named {
+            let p = &mut pieces[i];
+            p.similarity = similarity;
+            p.best = winner.clone();
+            p.id = Some(winner);
         }
-        // The spot's colour is read once; the glyph (24 turns at every shift) only where
-        // it is asked for.
-        let pair = [a.as_str(), b.as_str()];
-        let seen = look_alikes.spot_colour(frame, &p.corners, light);
-        let glyph = || look_alikes.tell_apart(frame, &p.corners, &a, &b);
-        let by_colour = look_alikes.by_hue(seen, pair, MIN_CHROMA, SPOT_CHROMA);
-        let winner = match (&p.id, by_colour) {
-            // A clear hue renames the embedder's name as the runner-up, unless the glyph
-            // clearly keeps the name.
-            (Some(named), Some((w, lead))) if *named != w && lead >= thresholds.hue_overrule => {
-                if glyph().is_some_and(|(g, l)| g == *named && l >= GLYPH_KEEPS) {
-                    continue;
-                }
-                w
+    }
+}
+
+/// What [`settle`] names the token or marker `p` and its similarity to that, where it
+/// names it anew or again; `None` where it leaves it as it is.
+fn settled(
+    frame: &RgbImage,
+    p: &Piece,
+    look_alikes: &LookAlikes,
+    light: &Light,
+    thresholds: &Thresholds,
+) -> Option<(String, f32)> {
+    let [(a, sa), (b, sb)] = top_two(&p.similarities)?;
+    // A name the embedder gave by a wide lead stands.
+    if p.id.as_ref() == Some(&a) && sa - sb >= SURE_LEAD {
+        return None;
+    }
+    // The spot's colour is read once; the glyph (24 turns at every shift) only where
+    // it is asked for.
+    let pair = [a.as_str(), b.as_str()];
+    let seen = look_alikes.spot_colour(frame, &p.corners, light);
+    let glyph = || look_alikes.tell_apart(frame, &p.corners, &a, &b);
+    let by_colour = look_alikes.by_hue(seen, pair, MIN_CHROMA, SPOT_CHROMA);
+    let winner = match (&p.id, by_colour) {
+        // A clear hue renames the embedder's name as the runner-up, unless the glyph
+        // clearly keeps the name.
+        (Some(named), Some((w, lead))) if *named != w && lead >= thresholds.hue_overrule => {
+            if glyph().is_some_and(|(g, l)| g == *named && l >= GLYPH_KEEPS) {
+                return None;
             }
-            // The embedder's name gives way where hue and glyph both take it for the other.
-            (Some(named), _) => {
-                let other = if *named == a { &b } else { &a };
-                if *named != a && *named != b || !look_alikes.seconds(seen, pair, other, glyph) {
-                    continue;
-                }
-                other.clone()
+            w
+        }
+        // The embedder's name gives way where hue and glyph both take it for the other.
+        (Some(named), _) => {
+            let other = if *named == a { &b } else { &a };
+            if *named != a && *named != b || !look_alikes.seconds(seen, pair, other, glyph) {
+                return None;
             }
-            // A hue that leads clearly is believed before the glyph.
-            (None, Some((w, lead))) if lead >= thresholds.hue_overrule => w,
-            (None, by_colour) => {
-                let glyph = glyph();
-                let by_glyph = glyph
-                    .clone()
-                    .filter(|(_, lead)| *lead >= thresholds.look_alike);
-                let hue = by_colour.clone();
-                match (by_colour, by_glyph) {
-                    // A hue that only leans one way gives way to a glyph that is clear the
-                    // other way (a light the frame's cards did not show right).
-                    (Some((w, lead)), glyph) if lead >= thresholds.hue_lead => match glyph {
-                        Some((g, _)) if g != w => g,
-                        _ => w,
-                    },
-                    (_, Some((g, _))) => g,
-                    // Neither clear: named where both lean the same way.
-                    _ => {
-                        match pair
-                            .into_iter()
-                            .find(|w| look_alikes.seconds(seen, pair, w, || glyph.clone()))
+            other.clone()
+        }
+        // A hue that leads clearly is believed before the glyph.
+        (None, Some((w, lead))) if lead >= thresholds.hue_overrule => w,
+        (None, by_colour) => {
+            let glyph = glyph();
+            let by_glyph = glyph
+                .clone()
+                .filter(|(_, lead)| *lead >= thresholds.look_alike);
+            let hue = by_colour.clone();
+            match (by_colour, by_glyph) {
+                // A hue that only leans one way gives way to a glyph that is clear the
+                // other way (a light the frame's cards did not show right).
+                (Some((w, lead)), glyph) if lead >= thresholds.hue_lead => match glyph {
+                    Some((g, _)) if g != w => g,
+                    _ => w,
+                },
+                (_, Some((g, _))) => g,
+                // Neither clear: named where both lean the same way.
+                _ => {
+                    match pair
+                        .into_iter()
+                        .find(|w| look_alikes.seconds(seen, pair, w, || glyph.clone()))
+                    {
+                        Some(w) => w.to_string(),
+                        // Nor that: the embedder's best, where it reaches the bar, the
+                        // glyph leans to it however little and the hue not away.
+                        None if sa >= thresholds.small
+                            && leans_to(&a, &b, glyph.as_ref(), hue.as_ref()) =>
                         {
-                            Some(w) => w.to_string(),
-                            // Nor that: the embedder's best, where it reaches the bar, the
-                            // glyph leans to it however little and the hue not away.
-                            None if sa >= thresholds.small
-                                && leans_to(&a, &b, glyph.as_ref(), hue.as_ref()) =>
-                            {
-                                a.clone()
-                            }
-                            None => continue,
+                            a.clone()
                         }
+                        None => return None,
                     }
                 }
             }
-        };
-        p.similarity = if winner == a { sa } else { sb };
-        p.best = winner.clone();
-        p.id = Some(winner);
-    }
+        }
+    };
+    let similarity = if winner == a { sa } else { sb };
+    Some((winner, similarity))
 }
 
 /// Whether a spot's glyph (the look-alike whose pictures match better, and by how much)
