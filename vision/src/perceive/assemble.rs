@@ -656,13 +656,8 @@ pub fn read_on_cards(
     super::copies::name_strips(catalogue, gallery, &strips, &mut ids, &sims);
     // Each piece's last looks (its art and picture where they count), on the cores; the
     // kept ones added in order.
-    let read: Vec<(Beside, Identity, Vec<(String, f32)>)> = extra
-        .into_iter()
-        .zip(ids)
-        .zip(sims)
-        .map(|((b, id), sims)| (b, id, sims))
-        .collect();
-    let kept = par::map(&read, |(b, id, sims)| {
+    let read: Vec<_> = extra.into_iter().zip(ids).zip(sims).collect();
+    let kept = par::map(&read, |((b, id), sims)| {
         let Beside {
             class,
             corners,
