@@ -27,7 +27,7 @@
 //! the gallery by `tablelens enroll`.
 
 use super::assemble::centre;
-use super::dot::dot;
+use super::dot::{dot, sum};
 use super::look_alike::Picture;
 use super::resample::{apply, invert, rectify, unit_square_to_quad};
 use image::RgbImage;
@@ -264,9 +264,9 @@ fn standardised(img: &RgbImage, x0: u32, y0: u32) -> [Option<Vec<f32>>; 3] {
         let mut values: Vec<f32> = (y0..y0 + SIDE)
             .flat_map(|y| (x0..x0 + SIDE).map(move |x| f32::from(img.get_pixel(x, y).0[ch])))
             .collect();
-        let mean = values.iter().sum::<f32>() / n as f32;
+        let mean = sum(&values) / n as f32;
         values.iter_mut().for_each(|x| *x -= mean);
-        let norm = values.iter().map(|x| x * x).sum::<f32>().sqrt();
+        let norm = dot(&values, &values).sqrt();
         (norm >= 1.0).then(|| values.into_iter().map(|x| x / norm).collect())
     })
 }

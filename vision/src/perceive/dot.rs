@@ -25,12 +25,25 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     lanes.iter().sum::<f32>() + tail
 }
 
+/// The sum of `v`, in [`LANES`] running lanes as [`dot`] sums its products.
+pub fn sum(v: &[f32]) -> f32 {
+    let mut lanes = [0f32; LANES];
+    let chunks = v.chunks_exact(LANES);
+    let tail: f32 = chunks.remainder().iter().sum();
+    for x in chunks {
+        for k in 0..LANES {
+            lanes[k] += x[k];
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_dot_product_in_lanes_is_the_plain_one() {
+    fn sums_in_lanes_are_the_plain_ones() {
         let a: Vec<f32> = (0..67)
             .map(|i| ((i * 37 % 23) as f32 - 11.0) / 7.0)
             .collect();
@@ -45,6 +58,15 @@ mod tests {
                 "{n}: {lanes} {plain}"
             );
         }
+        for n in [0, 1, 7, 8, 9, 64, 67] {
+            let plain: f32 = a[..n].iter().sum();
+            let lanes = sum(&a[..n]);
+            assert!(
+                (lanes - plain).abs() <= 1e-4 * (1.0 + plain.abs()),
+                "{n}: {lanes} {plain}"
+            );
+        }
+        assert_eq!(sum(&[1.5, 2.0, 3.0]), 6.5);
         // As far as the shorter goes, either way round.
         assert_eq!(dot(&[1.0, 2.0], &[3.0, 4.0, 5.0]), 11.0);
         assert_eq!(dot(&[3.0, 4.0, 5.0], &[1.0, 2.0]), 11.0);

@@ -59,7 +59,7 @@
 
 use super::assemble::{centre, scaled, Piece};
 use super::detect::{PieceClass, SURE_SCORE};
-use super::dot::dot;
+use super::dot::{dot, sum};
 use super::identify::{best_and_lead, Thresholds};
 use super::look_alike::Picture;
 use super::resample::rectify;
@@ -110,12 +110,11 @@ pub(crate) fn normalised(img: &RgbImage, x0: u32, y0: u32, width: u32, rows: u32
             v.extend(row.chunks_exact(3).map(|p| f32::from(p[c])));
         }
         let channel = &mut v[start..];
-        let mean = channel.iter().sum::<f32>() / n as f32;
-        let var = channel.iter().map(|a| (a - mean).powi(2)).sum::<f32>() / n as f32;
+        let mean = sum(channel) / n as f32;
+        channel.iter_mut().for_each(|a| *a -= mean);
+        let var = dot(channel, channel) / n as f32;
         let scale = 1.0 / (var.sqrt().max(MIN_SPREAD) * ((3 * n) as f32).sqrt());
-        for a in channel {
-            *a = (*a - mean) * scale;
-        }
+        channel.iter_mut().for_each(|a| *a *= scale);
     }
     v
 }

@@ -88,7 +88,7 @@
 
 use super::assemble::{scaled, Piece};
 use super::detect::PieceClass;
-use super::dot::dot;
+use super::dot::{dot, sum};
 use super::identify::{rotated, upright_square, Thresholds};
 use super::light::Light;
 use super::par;
@@ -499,9 +499,9 @@ fn normalised(v: &[f32]) -> Vec<f32> {
     let n = v.len() / 3;
     let mut out = v.to_vec();
     for ch in out.chunks_mut(n.max(1)) {
-        let mean = ch.iter().sum::<f32>() / n as f32;
+        let mean = sum(ch) / n as f32;
         ch.iter_mut().for_each(|x| *x -= mean);
-        let len = ch.iter().map(|x| x * x).sum::<f32>().sqrt();
+        let len = dot(ch, ch).sqrt();
         let k = if len > 1e-3 { 1.0 / len } else { 0.0 };
         ch.iter_mut().for_each(|x| *x *= k);
     }
