@@ -25,6 +25,7 @@ pub fn open(path: impl AsRef<Path>) -> ImageResult<DynamicImage> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::perceive::dot::dot;
     use crate::perceive::identify::enroll;
     use crate::perceive::{embedder_fingerprint, Embedder};
     use image::codecs::jpeg::JpegEncoder;
@@ -116,9 +117,8 @@ mod tests {
     }
 
     fn cosine(a: &[f32], b: &[f32]) -> f32 {
-        let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
-        let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
-        dot / (norm(a) * norm(b)).max(1e-9)
+        let norm = |v: &[f32]| dot(v, v).sqrt();
+        dot(a, b) / (norm(a) * norm(b)).max(1e-9)
     }
 
     /// A face picture taken with a phone is often stored on its side, with the note to turn

@@ -1652,7 +1652,7 @@ mod tests {
         }
         // The two networks differ: the same crop as a card and as a token.
         let as_card = embedder.embed(PieceClass::Card, &crops[1..2]).unwrap();
-        let cos: f32 = as_card[0].iter().zip(&mixed[1]).map(|(a, b)| a * b).sum();
+        let cos = dot(&as_card[0], &mixed[1]);
         assert!(cos < 0.999, "{cos}");
     }
 }
