@@ -672,3 +672,43 @@ fn vision_commands_refuse_bad_input_with_exit_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(!stderr(&o).contains("panicked"));
 }
+
+/// Runs tablelens with its standard output a pipe whose reader is already gone, as when
+/// its output goes to `head` that has read enough.
+fn tablelens_into_closed_pipe(args: &[&str]) -> Output {
+    let data = tempfile::tempdir().unwrap();
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_tablelens"))
+        .args(args)
+        .env("TABLELENS_DATA_DIR", data.path())
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly_without_a_panic() {
+    let table = example("new_york_example.json");
+    for args in [
+        vec!["cards"],
+        vec!["cards", "--json"],
+        vec!["battle", table.as_str()],
+        vec!["battle", table.as_str(), "--json"],
+        vec!["check", table.as_str()],
+        vec![],
+    ] {
+        let o = tablelens_into_closed_pipe(&args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
+        // Nothing is said about the closed pipe (the example table, shown for want of a
+        // display, says why it is shown).
+        if !args.is_empty() {
+            assert_eq!(stderr(&o), "", "{args:?}");
+        }
+    }
+}

@@ -3,6 +3,8 @@
 //! Exit status: 0 on success, 2 on bad input or usage, 1 on any other failure;
 //! messages go to stderr.
 
+#[macro_use]
+mod output;
 mod catalogue_source;
 mod cli;
 mod commands;
@@ -12,6 +14,7 @@ mod journal;
 mod report;
 
 use clap::Parser;
+use error::CliError;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -25,7 +28,7 @@ fn main() -> ExitCode {
         }
     };
     match commands::run(args) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) | Err(CliError::Closed) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tablelens: {e}");
             ExitCode::from(e.code())

@@ -36,28 +36,28 @@ pub fn run(catalogue: &Catalogue, args: &AnalyzeArgs) -> Result<(), CliError> {
                 "battle": result,
             }))?;
         } else {
-            println!("== {}", path.display());
+            outln!("== {}", path.display())?;
             let cards: usize = analysis
                 .layout
                 .cities
                 .iter()
                 .map(|c| 1 + c.moloch.len() + c.outpost.len())
                 .sum();
-            println!(
+            outln!(
                 "{} cities, {} cards placed, {} pieces not identified ({:.0} ms)",
                 analysis.layout.cities.len(),
                 cards,
                 analysis.layout.unknown.len(),
                 analysis.times.total_ms()
-            );
+            )?;
             if analysis.times.relit() {
-                println!(
+                outln!(
                     "The light is far from the enrolled pictures' (in colour or brightness): the photo was read again with it taken out."
-                );
+                )?;
             }
             match &result {
-                Some(r) => print!("{}", report::battle(catalogue, r)),
-                None => println!("No city in view: no battle."),
+                Some(r) => out!("{}", report::battle(catalogue, r))?,
+                None => outln!("No city in view: no battle.")?,
             }
         }
     }

@@ -17,7 +17,7 @@ pub fn run(catalogue: &Catalogue, args: &BattleArgs) -> Result<(), CliError> {
     if args.json {
         print_json(&result)
     } else {
-        print!("{}", report::battle(catalogue, &result));
+        out!("{}", report::battle(catalogue, &result))?;
         Ok(())
     }
 }

@@ -41,6 +41,6 @@ pub fn run(catalogue: &Catalogue, args: &CardsArgs) -> Result<(), CliError> {
             .collect();
         return print_json(&rows);
     }
-    print!("{}", crate::report::catalogue(catalogue, &args.lang));
+    out!("{}", crate::report::catalogue(catalogue, &args.lang))?;
     Ok(())
 }

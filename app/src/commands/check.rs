@@ -21,10 +21,10 @@ pub fn run(catalogue: &Catalogue, args: &CheckArgs) -> Result<(), CliError> {
     if args.json {
         print_json(&findings)
     } else {
-        print!(
+        out!(
             "{}",
             report::findings(&findings.violations, &findings.warnings)
-        );
+        )?;
         Ok(())
     }
 }

@@ -14,8 +14,8 @@ pub fn run(catalogue: &Catalogue) -> Result<(), CliError> {
         .map_err(|e| CliError::Failure(format!("built-in example table: {e}")))?;
     let result = battle(catalogue, &layout)
         .map_err(|e| CliError::Failure(format!("built-in example table: {e}")))?;
-    println!("tablelens: built-in example table (see `tablelens --help` for the commands)\n");
-    print!("{}", report::battle(catalogue, &result));
+    outln!("tablelens: built-in example table (see `tablelens --help` for the commands)\n")?;
+    out!("{}", report::battle(catalogue, &result))?;
     Ok(())
 }
 

@@ -51,14 +51,19 @@ pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
     if args.json {
         return print_json(&r);
     }
-    println!("{} scenes from {}", r.scenes, dir.display());
-    println!("\ndetection and identification, per piece class:");
-    println!(
+    outln!("{} scenes from {}", r.scenes, dir.display())?;
+    outln!("\ndetection and identification, per piece class:")?;
+    outln!(
         "  {:<6} {:>7} {:>8} {:>10} {:>9} {:>7}",
-        "class", "truth", "recall", "precision", "top-1", "wrong"
-    );
+        "class",
+        "truth",
+        "recall",
+        "precision",
+        "top-1",
+        "wrong"
+    )?;
     for (k, c) in &r.detection {
-        println!(
+        outln!(
             "  {:<6} {:>7} {:>7.1}% {:>9.1}% {:>8.1}% {:>6.1}%",
             k,
             c.truth,
@@ -66,71 +71,71 @@ pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
             100.0 * c.precision,
             100.0 * c.identity_top1,
             100.0 * c.named_wrong
-        );
+        )?;
     }
-    println!(
+    outln!(
         "\nidentity top-1 (all matched pieces): {:.1}%",
         100.0 * r.identity_top1
-    );
-    println!(
+    )?;
+    outln!(
         "units in the right city and side:    {:.1}%",
         100.0 * r.unit_placement
-    );
-    println!(
+    )?;
+    outln!(
         "modules under the right unit:         {:.1}%",
         100.0 * r.module_accuracy
-    );
-    println!(
+    )?;
+    outln!(
         "tokens on the right unit:             {:.1}%",
         100.0 * r.token_accuracy
-    );
-    println!(
+    )?;
+    outln!(
         "city state right:                     {:.1}%",
         100.0 * r.city_state_accuracy
-    );
-    println!(
+    )?;
+    outln!(
         "whole layout exactly right:           {:.1}% of scenes",
         100.0 * r.layout_exact
-    );
-    println!(
+    )?;
+    outln!(
         "\nmedian time per frame: detect {:.1} ms, refine {:.1} ms, identify {:.1} ms, assemble {:.2} ms, total {:.1} ms",
         r.median_ms.detect_ms,
         r.median_ms.refine_ms,
         r.median_ms.identify_ms,
         r.median_ms.assemble_ms,
         r.median_total_ms
-    );
-    println!(
+    )?;
+    outln!(
         "  of identify: first look {:.1} ms, second look {:.1} ms, strips and tokens on the cards {:.1} ms",
         r.median_ms.first_look_ms, r.median_ms.second_look_ms, r.median_ms.on_cards_ms
-    );
+    )?;
     if r.relit > 0 {
-        println!(
+        outln!(
             "  {} of {} scenes lit too far from the enrolled light (colour or brightness) were analysed again with the light taken out",
             r.relit, r.scenes
-        );
+        )?;
     }
     if !r.faults.is_empty() {
-        println!("\nwhat kept layouts from being exact (scenes with it / with it alone):");
+        outln!("\nwhat kept layouts from being exact (scenes with it / with it alone):")?;
         for f in &r.faults {
-            println!("  {:>4} / {:>4}  {}", f.scenes, f.alone, f.fault.name());
+            outln!("  {:>4} / {:>4}  {}", f.scenes, f.alone, f.fault.name())?;
         }
     }
     if !r.confusions.is_empty() {
-        println!("\nmost frequent errors (truth -> seen):");
+        outln!("\nmost frequent errors (truth -> seen):")?;
         for (c, n) in &r.confusions {
-            println!("  {n:>4}  {c}");
+            outln!("  {n:>4}  {c}")?;
         }
     }
     if !r.not_exact.is_empty() {
-        println!("\nscenes not exactly right:");
+        outln!("\nscenes not exactly right:")?;
         for s in &r.not_exact {
             let faults: Vec<&str> = s.faults.iter().map(|f| f.name()).collect();
             let mut line = format!("  {}: {}", s.scene, faults.join(", "));
             if !s.confusions.is_empty() {
                 line += &format!(" ({})", s.confusions.join("; "));
             }
-            println!("{line}");
+            outln!("{line}")?;
         }
     }
     Ok(())

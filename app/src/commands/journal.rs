@@ -12,7 +12,7 @@ use tablelens_vision::follow::Event;
 /// Writes text to a file, or to standard output for `-`.
 pub fn write_out(path: &Path, text: &str) -> Result<(), CliError> {
     if path == Path::new("-") {
-        print!("{text}");
+        out!("{text}")?;
         Ok(())
     } else {
         std::fs::write(path, text)
@@ -41,7 +41,7 @@ pub fn print_events(events: &[Event], json: bool) -> Result<(), CliError> {
         if json {
             print_json(e)?;
         } else {
-            println!("{}", e.describe());
+            outln!("{}", e.describe())?;
         }
     }
     Ok(())

@@ -94,6 +94,6 @@ pub fn analyzer(
 pub fn print_json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
     let text = serde_json::to_string(value)
         .map_err(|e| CliError::Failure(format!("cannot write JSON: {e}")))?;
-    println!("{text}");
+    outln!("{text}")?;
     Ok(())
 }
