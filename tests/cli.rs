@@ -615,6 +615,17 @@ fn enroll_analyze_and_eval_run_the_vision_end_to_end() {
         assert!(["0000.png", "0001.png", "0002.png"].contains(&name), "{s}");
         assert!(!s["faults"].as_array().unwrap().is_empty(), "{s}");
     }
+    // Layouts exact by how the scenes were seen: the card and perspective bands each hold
+    // every scene (rendered scenes have corners), the exact ones among them.
+    let by = r["by_condition"].as_array().expect("by_condition");
+    let names: Vec<&str> = by.iter().filter_map(|c| c["condition"].as_str()).collect();
+    assert_eq!(names, ["card_width_px", "perspective", "token_width_px"]);
+    let exact_scenes = (3.0 * exact).round() as u64;
+    for c in &by[..2] {
+        let bands = c["bands"].as_array().unwrap();
+        let count = |k: &str| bands.iter().filter_map(|b| b[k].as_u64()).sum::<u64>();
+        assert_eq!((count("scenes"), count("exact")), (3, exact_scenes), "{c}");
+    }
     let t = &r["median_ms"];
     for key in [
         "detect_ms",

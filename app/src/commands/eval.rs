@@ -5,6 +5,7 @@ use super::{analyzer, print_json};
 use crate::cli::EvalArgs;
 use crate::error::CliError;
 use tablelens_engine::{Catalogue, Layout};
+use tablelens_vision::perceive::conditions::Band;
 use tablelens_vision::perceive::eval::{report, score};
 
 /// Scores every `NNNN.png` in the folder against its `NNNN.json`.
@@ -97,6 +98,20 @@ pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
         "whole layout exactly right:           {:.1}% of scenes",
         100.0 * r.layout_exact
     )?;
+    if r.by_condition
+        .iter()
+        .any(|c| c.bands.iter().any(|b| b.scenes > 0))
+    {
+        outln!("\nwhole layout exactly right, by how the scenes were seen (from the truth):")?;
+        for c in &r.by_condition {
+            let bands: Vec<String> = c.bands.iter().map(band).collect();
+            outln!(
+                "  {:<15} {}",
+                c.condition.replace('_', " "),
+                bands.join("  ")
+            )?;
+        }
+    }
     outln!(
         "\nmedian time per frame: detect {:.1} ms, refine {:.1} ms, identify {:.1} ms, assemble {:.2} ms, total {:.1} ms",
         r.median_ms.detect_ms,
@@ -139,4 +154,13 @@ pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
         }
     }
     Ok(())
+}
+
+/// A band of a condition as the report prints it: `100-120: 230/262`.
+fn band(b: &Band) -> String {
+    let range = match b.to {
+        Some(to) => format!("{}-{}", b.from, to),
+        None => format!(">={}", b.from),
+    };
+    format!("{range}: {}/{}", b.exact, b.scenes)
 }

@@ -2,6 +2,7 @@
 //! time, as `tablelens eval` reports it.
 
 use super::assemble::Piece;
+use super::conditions::{self, ConditionBands, SceneConditions};
 use super::{Analysis, PieceClass, StageTimes};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -126,11 +127,17 @@ pub struct SceneScore {
     pub faults: std::collections::BTreeSet<Fault>,
     /// Wrong identifications, as `truth -> seen`.
     pub confusions: Vec<String>,
+    /// How the scene was seen, read off the truth's corners ([`conditions::of`]); `None`
+    /// where the truth has none.
+    pub conditions: Option<SceneConditions>,
 }
 
 /// Scores one analysis against its truth.
 pub fn score(analysis: &Analysis, truth: &Layout) -> SceneScore {
-    let mut s = SceneScore::default();
+    let mut s = SceneScore {
+        conditions: conditions::of(truth),
+        ..SceneScore::default()
+    };
     let tp = truth_pieces(truth);
     let mut used = vec![false; analysis.pieces.len()];
     for class in PieceClass::ALL {
@@ -351,6 +358,10 @@ pub struct Report {
     pub faults: Vec<FaultCount>,
     /// Each scene that was not exactly right, in the order scored, with its faults.
     pub not_exact: Vec<NotExact>,
+    /// Layouts exact by band of the scenes' conditions, read off the truth: how large the
+    /// cards and tokens were in the frame, how steeply the table was seen
+    /// ([`conditions::bands`]).
+    pub by_condition: Vec<ConditionBands>,
 }
 
 /// A scene whose layout was not exactly right, and why.
@@ -514,6 +525,9 @@ pub fn report(scores: &[SceneScore], times: &[StageTimes], names: &[String]) -> 
             confusions: s.confusions.clone(),
         })
         .collect();
+    let seen: Vec<(Option<SceneConditions>, bool)> =
+        scores.iter().map(|s| (s.conditions, s.exact)).collect();
+    r.by_condition = conditions::bands(&seen);
     r
 }
 

@@ -19,6 +19,7 @@ pub mod art;
 pub mod assemble;
 pub mod city_row;
 pub mod column_end;
+pub mod conditions;
 pub mod copies;
 pub mod detect;
 pub mod dot;
