@@ -191,14 +191,7 @@ impl Painter {
 
     /// The raster as an 8-bit image.
     pub fn to_image(&self) -> RgbImage {
-        let mut buf = vec![0u8; self.w * self.h * 3];
-        for (o, p) in buf.chunks_exact_mut(3).zip(&self.px) {
-            o[0] = (p[0].clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
-            o[1] = (p[1].clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
-            o[2] = (p[2].clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
-        }
-        RgbImage::from_raw(self.w as u32, self.h as u32, buf)
-            .unwrap_or_else(|| RgbImage::new(self.w as u32, self.h as u32))
+        quantised(self.w, self.h, &self.px)
     }
 
     /// Pixel index range covering a rectangle in mm (with a one-pixel margin for edge
@@ -499,6 +492,18 @@ impl Painter {
             }
         }
     }
+}
+
+/// `w` x `h` pixels of colour in [0, 1], row by row, as an 8-bit image (each channel
+/// clamped and rounded); pixels past the end of `px` stay black.
+pub fn quantised(w: usize, h: usize, px: &[Rgb]) -> RgbImage {
+    let mut buf = vec![0u8; w * h * 3];
+    for (o, p) in buf.chunks_exact_mut(3).zip(px) {
+        o[0] = (p[0].clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+        o[1] = (p[1].clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+        o[2] = (p[2].clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+    }
+    RgbImage::from_raw(w as u32, h as u32, buf).unwrap_or_else(|| RgbImage::new(w as u32, h as u32))
 }
 
 #[cfg(test)]

@@ -498,25 +498,6 @@ fn token_pieces(
     }
 }
 
-/// The bounding box of every piece on the table (mm).
-pub fn extent(pieces: &[Placed]) -> Rect {
-    let mut b = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
-    for p in pieces {
-        for (x, y) in p.outline_corners() {
-            b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y));
-        }
-    }
-    if b.0 > b.2 {
-        return Rect::new(0.0, 0.0, 1.0, 1.0);
-    }
-    Rect::new(
-        b.0 as f32,
-        b.1 as f32,
-        (b.2 - b.0) as f32,
-        (b.3 - b.1) as f32,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

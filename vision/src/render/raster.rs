@@ -30,14 +30,7 @@ impl Canvas {
 
     /// Quantises to an 8-bit image.
     pub fn to_image(&self) -> RgbImage {
-        let mut buf = vec![0u8; self.w * self.h * 3];
-        for (o, p) in buf.chunks_exact_mut(3).zip(&self.px) {
-            o[0] = (p[0].clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
-            o[1] = (p[1].clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
-            o[2] = (p[2].clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
-        }
-        RgbImage::from_raw(self.w as u32, self.h as u32, buf)
-            .unwrap_or_else(|| RgbImage::new(self.w as u32, self.h as u32))
+        super::draw::quantised(self.w, self.h, &self.px)
     }
 
     /// The pixel box (x0, y0, x1, y1), exclusive ends, covering image points, grown by
@@ -191,6 +184,30 @@ impl Inverse {
     }
 }
 
+/// Calls `paint(pixel, u, v)` on each pixel of the canvas box `(x0, y0, x1, y1)` (exclusive
+/// ends) that the inverse homography `inv` takes to a point in front of the camera, with
+/// that point of the face (`u`, `v`, millimetres), stepping along each row.
+fn for_each_face_point(
+    canvas: &mut Canvas,
+    inv: &Inverse,
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+    mut paint: impl FnMut(&mut Rgb, f32, f32),
+) {
+    let w = canvas.w;
+    for py in y0..y1 {
+        let (mut xn, mut yn, mut wn) = inv.row(x0 as f64, py as f64);
+        let row = &mut canvas.px[py * w..(py + 1) * w];
+        for p in row.iter_mut().take(x1).skip(x0) {
+            if wn > 1e-12 {
+                paint(p, (xn / wn) as f32, (yn / wn) as f32);
+            }
+            xn += inv.m[0][0];
+            yn += inv.m[1][0];
+            wn += inv.m[2][0];
+        }
+    }
+}
+
 fn image_corners(h: &Mat3, shape: &PieceShape, grow: f64) -> Option<[(f64, f64); 4]> {
     let (w, hh) = (f64::from(shape.w), f64::from(shape.h));
     Some([
@@ -258,27 +275,15 @@ fn draw_with<F>(
     let k = h.local_scale(cx, cy).max(1e-3) as f32;
     let level = tex.map(|t| t.level(k));
     let inv = Inverse { m: inv.0 };
-    let w = canvas.w;
-    for py in y0..y1 {
-        let (mut xn, mut yn, mut wn) = inv.row(x0 as f64, py as f64);
-        let row = &mut canvas.px[py * w..(py + 1) * w];
-        for p in row.iter_mut().take(x1).skip(x0) {
-            if wn > 1e-12 {
-                let u = (xn / wn) as f32;
-                let v = (yn / wn) as f32;
-                let cov = (0.5 - shape.sd(u, v) * k).clamp(0.0, 1.0) * alpha;
-                if cov > 0.0 {
-                    let c = color(level, u, v);
-                    for i in 0..3 {
-                        p[i] += (c[i] - p[i]) * cov;
-                    }
-                }
+    for_each_face_point(canvas, &inv, (x0, y0, x1, y1), |p, u, v| {
+        let cov = (0.5 - shape.sd(u, v) * k).clamp(0.0, 1.0) * alpha;
+        if cov > 0.0 {
+            let c = color(level, u, v);
+            for i in 0..3 {
+                p[i] += (c[i] - p[i]) * cov;
             }
-            xn += inv.m[0][0];
-            yn += inv.m[1][0];
-            wn += inv.m[2][0];
         }
-    }
+    });
 }
 
 /// Darkens a soft-edged copy of a piece's outline: its shadow, `soft` pixels wide at the
@@ -298,29 +303,17 @@ pub fn draw_shadow(canvas: &mut Canvas, h: &Mat3, shape: &PieceShape, soft: f32,
         return;
     };
     let inv = Inverse { m: inv.0 };
-    let w = canvas.w;
-    for py in y0..y1 {
-        let (mut xn, mut yn, mut wn) = inv.row(x0 as f64, py as f64);
-        let row = &mut canvas.px[py * w..(py + 1) * w];
-        for p in row.iter_mut().take(x1).skip(x0) {
-            if wn > 1e-12 {
-                let u = (xn / wn) as f32;
-                let v = (yn / wn) as f32;
-                let d = shape.sd(u, v) * k;
-                let t = (0.5 - d / soft).clamp(0.0, 1.0);
-                let a = t * t * (3.0 - 2.0 * t) * depth;
-                if a > 0.0 {
-                    let m = 1.0 - a;
-                    p[0] *= m;
-                    p[1] *= m;
-                    p[2] *= m;
-                }
-            }
-            xn += inv.m[0][0];
-            yn += inv.m[1][0];
-            wn += inv.m[2][0];
+    for_each_face_point(canvas, &inv, (x0, y0, x1, y1), |p, u, v| {
+        let d = shape.sd(u, v) * k;
+        let t = (0.5 - d / soft).clamp(0.0, 1.0);
+        let a = t * t * (3.0 - 2.0 * t) * depth;
+        if a > 0.0 {
+            let m = 1.0 - a;
+            p[0] *= m;
+            p[1] *= m;
+            p[2] *= m;
         }
-    }
+    });
 }
 
 /// Fills a polygon given in image pixels (even-odd rule), anti-aliased by sub-scanlines.
