@@ -1,7 +1,7 @@
 //! `tablelens analyze IMAGE... --gallery GALLERY [--json]`: the layout seen in each photo,
 //! plus its battle result.
 
-use super::{analyzer, print_json};
+use super::{analyzer, none_unread, print_json};
 use crate::cli::AnalyzeArgs;
 use crate::error::CliError;
 use crate::report;
@@ -61,12 +61,5 @@ pub fn run(catalogue: &Catalogue, args: &AnalyzeArgs) -> Result<(), CliError> {
             }
         }
     }
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        Err(CliError::BadInput(format!(
-            "could not read {}",
-            failed.join(", ")
-        )))
-    }
+    none_unread(&failed)
 }

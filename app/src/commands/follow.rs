@@ -3,6 +3,7 @@
 //! the same journal continues from where it stopped.
 
 use super::journal::{export, print_events};
+use super::none_unread;
 use crate::cli::FollowArgs;
 use crate::error::CliError;
 use crate::journal::Journal;
@@ -86,12 +87,5 @@ pub fn run(catalogue: &Catalogue, args: &FollowArgs) -> Result<(), CliError> {
         args.export_json.as_deref(),
         args.export_md.as_deref(),
     )?;
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        Err(CliError::BadInput(format!(
-            "could not read {}",
-            failed.join(", ")
-        )))
-    }
+    none_unread(&failed)
 }

@@ -90,6 +90,19 @@ pub fn analyzer(
     })
 }
 
+/// The end of a command that read a list of pictures and skipped those it could not read
+/// (each reported as it was met): bad input naming them all, or success if none.
+pub fn none_unread(failed: &[String]) -> Result<(), CliError> {
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::BadInput(format!(
+            "could not read {}",
+            failed.join(", ")
+        )))
+    }
+}
+
 /// Prints a value as one line of JSON.
 pub fn print_json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
     let text = serde_json::to_string(value)
