@@ -11,15 +11,14 @@
 
 mod common;
 
-use common::{number, roughen, Spread};
+use common::{number, roughen, Scenes, Spread};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::PathBuf;
 use tablelens_engine::{Catalogue, Corners};
 use tablelens_vision::npy;
 use tablelens_vision::perceive::par;
 use tablelens_vision::perceive::refine::WINDOW;
-use tablelens_vision::render::{Renderer, SceneOptions};
+use tablelens_vision::render::Renderer;
 
 fn main() {
     common::main_of("make_refine_dataset", run);
@@ -27,16 +26,14 @@ fn main() {
 
 fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
-    let out = PathBuf::from(
-        args.next()
-            .ok_or("usage: make_refine_dataset DIR [SCENES] [TRAIN_STYLES] [WINDOWS_PER_CARD]")?,
-    );
-    let scenes: u64 = number(args.next(), 300, "SCENES")?;
-    let styles: u64 = number(args.next(), 40, "TRAIN_STYLES")?;
+    let set = Scenes::from_args(
+        &mut args,
+        "usage: make_refine_dataset DIR [SCENES] [TRAIN_STYLES] [WINDOWS_PER_CARD]",
+        300,
+    )?;
     let per_card = number::<u64>(args.next(), 3, "WINDOWS_PER_CARD")? as usize;
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let (out, scenes) = (&set.out, set.count);
     let cat = Catalogue::bundled();
-    let holdout = (scenes / 10).max(1);
     let jobs: Vec<u64> = (0..scenes).collect();
     let work = |ids: &[u64]| {
         let mut renderer = Renderer::new(&cat);
@@ -44,12 +41,7 @@ fn run() -> Result<(), String> {
         let mut targets = Vec::new();
         let mut held = 0usize;
         for &i in ids {
-            let options = if i >= scenes - holdout {
-                SceneOptions::held_out(8)
-            } else {
-                SceneOptions::training(styles)
-            };
-            let scene = renderer.render(0x5ef1, i, &options);
+            let scene = renderer.render(0x5ef1, i, &set.options(i));
             let mut rng = ChaCha8Rng::seed_from_u64(i ^ 0x5ef1);
             let mut cards: Vec<Corners> = Vec::new();
             for c in &scene.truth.cities {
@@ -68,7 +60,7 @@ fn run() -> Result<(), String> {
                     if let Some(t) = WINDOW.target(&rough, &truth) {
                         windows.push(WINDOW.image(&scene.image, &rough));
                         targets.extend(t);
-                        if i >= scenes - holdout {
+                        if set.held_out(i) {
                             held += 1;
                         }
                     }

@@ -15,15 +15,14 @@
 
 mod common;
 
-use common::{number, roughen, Spread};
+use common::{roughen, Scenes, Spread};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::path::PathBuf;
 use tablelens_engine::{Catalogue, Corners};
 use tablelens_vision::npy;
 use tablelens_vision::perceive::strips::{nominal_strip, WINDOW};
 use tablelens_vision::perceive::{par, Detector, PieceClass, Refiner, DETECTOR_ONNX, REFINER_ONNX};
-use tablelens_vision::render::{Renderer, SceneOptions};
+use tablelens_vision::render::Renderer;
 
 fn main() {
     common::main_of("make_strip_dataset", run);
@@ -31,15 +30,13 @@ fn main() {
 
 fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
-    let out = PathBuf::from(
-        args.next()
-            .ok_or("usage: make_strip_dataset DIR [SCENES] [TRAIN_STYLES]")?,
-    );
-    let scenes: u64 = number(args.next(), 400, "SCENES")?;
-    let styles: u64 = number(args.next(), 40, "TRAIN_STYLES")?;
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let set = Scenes::from_args(
+        &mut args,
+        "usage: make_strip_dataset DIR [SCENES] [TRAIN_STYLES]",
+        400,
+    )?;
+    let (out, scenes) = (&set.out, set.count);
     let cat = Catalogue::bundled();
-    let holdout = (scenes / 10).max(1);
     let jobs: Vec<u64> = (0..scenes).collect();
     let work = |ids: &[u64]| -> Result<_, String> {
         let mut renderer = Renderer::new(&cat);
@@ -50,12 +47,7 @@ fn run() -> Result<(), String> {
         let mut present = Vec::new();
         let mut held = 0usize;
         for &i in ids {
-            let options = if i >= scenes - holdout {
-                SceneOptions::held_out(8)
-            } else {
-                SceneOptions::training(styles)
-            };
-            let scene = renderer.render(0x57e1, i, &options);
+            let scene = renderer.render(0x57e1, i, &set.options(i));
             let mut rng = ChaCha8Rng::seed_from_u64(i ^ 0x57e1);
             let found: Vec<Corners> = detector
                 .detect(&scene.image)
@@ -89,7 +81,7 @@ fn run() -> Result<(), String> {
                             windows.push(WINDOW.image(&scene.image, &rough));
                             targets.extend(t);
                             present.push(if u.module.is_some() { 1.0 } else { 0.0 });
-                            if i >= scenes - holdout {
+                            if set.held_out(i) {
                                 held += 1;
                             }
                         }

@@ -19,7 +19,6 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::PathBuf;
 use tablelens_engine::{Catalogue, Corners};
 use tablelens_vision::npy;
 use tablelens_vision::perceive::assemble::{centre, scaled};
@@ -30,7 +29,7 @@ use tablelens_vision::render::{parse_size, Renderer, SceneOptions, HELD_OUT_STYL
 
 mod common;
 
-use common::number;
+use common::{number, Scenes};
 
 fn main() {
     common::main_of("make_token_dataset", run);
@@ -38,19 +37,18 @@ fn main() {
 
 fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
-    let out = PathBuf::from(args.next().ok_or(
+    let set = Scenes::from_args(
+        &mut args,
         "usage: make_token_dataset DIR [SCENES] [TRAIN_STYLES] [JITTER] [STACKED] [FIRST_SCENE] [GROW] [SIZES]",
-    )?);
-    let scenes: u64 = number(args.next(), 300, "SCENES")?;
-    let styles: u64 = number(args.next(), 40, "TRAIN_STYLES")?;
+        300,
+    )?;
     let jitter = number::<f32>(args.next(), 4.0, "JITTER")? / 100.0;
     let stacked = number::<f64>(args.next(), 0.0, "STACKED")?;
     let first: u64 = number(args.next(), 0, "FIRST_SCENE")?;
     let grow = number::<f32>(args.next(), 0.0, "GROW")? / 100.0;
     let sizes = sizes(&args.next().unwrap_or_else(|| "1920x1080".into()))?;
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let (out, scenes, holdout) = (&set.out, set.count, set.holdout);
     let cat = Catalogue::bundled();
-    let holdout = (scenes / 10).max(1);
     let jobs: Vec<u64> = (0..scenes).collect();
     let work = |ids: &[u64]| {
         let mut renderer = Renderer::new(&cat);
@@ -62,11 +60,7 @@ fn run() -> Result<(), String> {
                 stacked,
                 width,
                 height,
-                ..if i >= scenes - holdout {
-                    SceneOptions::held_out(8)
-                } else {
-                    SceneOptions::training(styles)
-                }
+                ..set.options(i)
             };
             let scene = renderer.render(0x70c3, first + i, &options);
             let mut rng = ChaCha8Rng::seed_from_u64(first + i);

@@ -1,11 +1,13 @@
 //! What the training-data examples share: running and reporting failure, reading numeric
-//! arguments, and moving true card corners as a network upstream gets them wrong. Not every
-//! example uses every part.
+//! arguments and the rendered scenes to draw, and moving true card corners as a network
+//! upstream gets them wrong. Not every example uses every part.
 #![allow(dead_code)]
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use std::path::PathBuf;
 use tablelens_engine::Corners;
+use tablelens_vision::render::SceneOptions;
 
 /// Runs an example's body; on failure prints `name: error` and exits with status 1.
 pub fn main_of(name: &str, run: fn() -> Result<(), String>) {
@@ -23,6 +25,55 @@ pub fn number<T: std::str::FromStr>(
 ) -> Result<T, String> {
     arg.map_or(Ok(default), |s| s.parse())
         .map_err(|_| format!("{name} is not a number"))
+}
+
+/// The scenes an example draws its data from, as its first arguments give them: `DIR
+/// [SCENES] [TRAIN_STYLES]`. The last tenth of the scenes (at least one) are drawn in
+/// held-out face styles and only scored.
+pub struct Scenes {
+    /// The folder written to (made when read).
+    pub out: PathBuf,
+    /// How many scenes.
+    pub count: u64,
+    /// How many face styles the training scenes are drawn from.
+    pub styles: u64,
+    /// How many of the last scenes are held out.
+    pub holdout: u64,
+}
+
+impl Scenes {
+    /// Reads the folder, the scene count (`scenes` when absent) and the training styles (40
+    /// when absent) from `args`, and makes the folder; `usage` is the error without one.
+    pub fn from_args(
+        args: &mut impl Iterator<Item = String>,
+        usage: &str,
+        scenes: u64,
+    ) -> Result<Scenes, String> {
+        let out = PathBuf::from(args.next().ok_or(usage)?);
+        let count: u64 = number(args.next(), scenes, "SCENES")?;
+        let styles: u64 = number(args.next(), 40, "TRAIN_STYLES")?;
+        std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+        Ok(Scenes {
+            out,
+            count,
+            styles,
+            holdout: (count / 10).max(1),
+        })
+    }
+
+    /// Whether scene `i` is one of the held-out last ones.
+    pub fn held_out(&self, i: u64) -> bool {
+        i >= self.count.saturating_sub(self.holdout)
+    }
+
+    /// How scene `i` is drawn: in one of 8 held-out face styles, or of the training ones.
+    pub fn options(&self, i: u64) -> SceneOptions {
+        if self.held_out(i) {
+            SceneOptions::held_out(8)
+        } else {
+            SceneOptions::training(self.styles)
+        }
+    }
 }
 
 /// How far [`roughen`] moves corners, each as a share of the card's mean side (the angle in
