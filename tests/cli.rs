@@ -567,6 +567,23 @@ fn enroll_analyze_and_eval_run_the_vision_end_to_end() {
         on_cores("4"),
         "one core and four read the photos apart"
     );
+    // A photo whose cards are under 100 px wide asks for the camera closer; the same
+    // table nearer does not.
+    let near = image::open(&first).unwrap().to_rgb8();
+    let (w, h) = near.dimensions();
+    let far = image::imageops::resize(
+        &near,
+        w * 45 / 100,
+        h * 45 / 100,
+        image::imageops::FilterType::Triangle,
+    );
+    far.save(p("far.png")).unwrap();
+    let closer = "Bring the camera closer";
+    for (photo, asks) in [(first.clone(), false), (p("far.png"), true)] {
+        let o = tablelens(&["analyze", &photo, "--gallery", &gallery], None);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(stdout(&o).contains(closer), asks, "{photo}: {}", stdout(&o));
+    }
     // A photo taken in a dim room is read again with the light taken out, and says so.
     let mut dim = image::open(p("scenes/0002.png")).unwrap().to_rgb8();
     dim.pixels_mut()

@@ -50,6 +50,12 @@ pub fn run(catalogue: &Catalogue, args: &AnalyzeArgs) -> Result<(), CliError> {
                 analysis.layout.unknown.len(),
                 analysis.times.total_ms()
             )?;
+            if let Some(width) = analysis.small_cards() {
+                outln!(
+                    "The cards are about {width:.0} px wide: under {:.0} px pieces are misread more often (on rendered tables 79% of layouts read exactly, against 95% from 120 px). Bring the camera closer or raise its resolution.",
+                    tablelens_vision::perceive::SMALL_CARD_PX
+                )?;
+            }
             if analysis.times.relit() {
                 outln!(
                     "The light is far from the enrolled pictures' (in colour or brightness): the photo was read again with it taken out."

@@ -759,6 +759,12 @@ impl TableLensApp {
                     }
                     Ok(_) => {}
                 }
+                // The demo's camera is ours, not the player's to move.
+                let small = s.analysis.as_ref().ok().and_then(|a| a.small_cards());
+                if let Some(width) = small.filter(|_| !s.demo) {
+                    let text = format!("{} ({width:.0} px)", tr(lang, "small_cards"));
+                    ui.label(RichText::new(text).color(panels::WARN));
+                }
             }
             if self.paused {
                 ui.label(RichText::new(tr(lang, "pause")).color(panels::WARN));

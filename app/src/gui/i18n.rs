@@ -156,6 +156,7 @@ const TABLE: &[(&str, &str, &str, &str)] = &[
     ("error", "Error", "Błąd", "Hiba"),
     ("frame", "Frame", "Klatka", "Képkocka"),
     ("analysis_ms", "analysis", "analiza", "elemzés"),
+    ("small_cards", "The cards are small in this frame: bring the camera closer or raise its resolution, or pieces may be misread", "Karty są w tym kadrze małe: przysuń kamerę albo zwiększ jej rozdzielczość, inaczej elementy mogą zostać źle odczytane", "A lapok kicsik ezen a képkockán: vidd közelebb a kamerát, vagy növeld a felbontását, különben az elemek hibásan olvashatók be"),
     ("relit", "The light is far from your enrolled pictures': this frame was read again, corrected", "Światło mocno odbiega od twoich zdjęć elementów: tę klatkę odczytano ponownie, po korekcie", "A fény nagyon eltér a betanított képeidétől: ezt a képkockát korrigálva újra beolvastuk"),
     ("help_text", "Space: pause · Left/Right: previous/next frame · T: truth · L: labels · S: screenshot · R: battle report · E: enrolment · Esc: close", "Spacja: pauza · Lewo/Prawo: poprzednia/następna klatka · T: prawda · L: etykiety · S: zrzut ekranu · R: raport bitwy · E: nauka elementów · Esc: zamknij", "Szóköz: szünet · Bal/Jobb: előző/következő képkocka · T: valóság · L: címkék · S: képernyőkép · R: csatajelentés · E: betanítás · Esc: bezárás"),
     ("unconfirmed_hint", "Values marked ? are not confirmed: enrol your pieces to confirm them.", "Wartości oznaczone ? nie są potwierdzone: naucz tablelens swoich elementów.", "A ?-lel jelölt értékek nincsenek megerősítve: tanítsd be az elemeidet."),

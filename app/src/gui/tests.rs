@@ -162,6 +162,32 @@ fn a_frame_read_again_under_a_far_light_says_so() {
 }
 
 #[test]
+fn a_frame_whose_cards_are_small_asks_for_the_camera_closer_but_not_in_the_demo() {
+    let base = Catalogue::bundled();
+    let note = "The cards are small in this frame";
+    // The test frames' cards are 100 px wide: not small.
+    let shows = |shrink: f32, demo: bool| {
+        let mut frame = seen(&base, 2, None);
+        if let FromWorker::Seen(s) = &mut frame {
+            s.demo = demo;
+            if let Ok(analysis) = &mut s.analysis {
+                for p in &mut analysis.pieces {
+                    p.corners = p.corners.map(|[x, y]| [x * shrink, y * shrink]);
+                }
+            }
+        }
+        let mut a = app(Lang::En);
+        a.accept(frame);
+        let mut h = harness(a);
+        h.run();
+        h.query_by_label_contains(note).is_some()
+    };
+    assert!(!shows(1.0, false));
+    assert!(shows(0.6, false));
+    assert!(!shows(0.6, true));
+}
+
+#[test]
 fn clicking_a_unit_and_netting_it_changes_the_totals() {
     let cat = Catalogue::bundled();
     let mut a = app(Lang::En);

@@ -137,7 +137,7 @@ pub fn bands(scenes: &[(Option<SceneConditions>, bool)]) -> Vec<ConditionBands> 
 }
 
 /// The length of a quad's shortest side.
-fn narrowest_side(c: &Corners) -> f32 {
+pub(crate) fn narrowest_side(c: &Corners) -> f32 {
     (0..4)
         .map(|i| {
             let (a, b) = (c[i], c[(i + 1) % 4]);
@@ -158,7 +158,7 @@ fn area(c: &Corners) -> f32 {
 }
 
 /// The median (the upper one of an even count); `None` of nothing.
-fn median(mut v: Vec<f32>) -> Option<f32> {
+pub(crate) fn median(mut v: Vec<f32>) -> Option<f32> {
     v.sort_by(f32::total_cmp);
     v.get(v.len() / 2).copied()
 }
