@@ -1,7 +1,7 @@
 //! `tablelens`: the command line (and, with no command, the table companion).
 //!
-//! Exit status: 0 on success, 2 on bad input or usage, 1 on any other failure;
-//! messages go to stderr.
+//! Exit status: 0 on success (and where the reader of its output stops reading), 2 on bad
+//! input or usage, 1 on any other failure; messages go to stderr.
 
 #[macro_use]
 mod output;
