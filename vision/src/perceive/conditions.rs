@@ -5,6 +5,8 @@
 //! Only what the truth layout's corners show is read, so that any set of scenes with
 //! corners can be broken down, and a frame's own looks (blur, light) are left out.
 
+use super::assemble::median;
+use super::refine::area;
 use serde::Serialize;
 use tablelens_engine::{Corners, Layout};
 
@@ -92,13 +94,13 @@ pub fn of(truth: &Layout) -> Option<SceneConditions> {
     let largest = areas.iter().copied().fold(0.0, f32::max);
     let smallest = areas.iter().copied().fold(f32::INFINITY, f32::min);
     Some(SceneConditions {
-        card_width_px: median(widths)?,
+        card_width_px: median(widths.into_iter())?,
         perspective: if smallest > 0.0 {
             largest / smallest
         } else {
             1.0
         },
-        token_width_px: median(tokens),
+        token_width_px: median(tokens.into_iter()),
     })
 }
 
@@ -136,31 +138,15 @@ pub fn bands(scenes: &[(Option<SceneConditions>, bool)]) -> Vec<ConditionBands> 
         .collect()
 }
 
-/// The length of a quad's shortest side.
+/// The length of a quad's shortest side (also what [`super::eval`] measures a truth
+/// piece by).
 pub(crate) fn narrowest_side(c: &Corners) -> f32 {
     (0..4)
         .map(|i| {
             let (a, b) = (c[i], c[(i + 1) % 4]);
-            (a[0] - b[0]).hypot(a[1] - b[1])
+            ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
         })
         .fold(f32::INFINITY, f32::min)
-}
-
-/// A quad's area (its corners in order, either way round).
-fn area(c: &Corners) -> f32 {
-    let twice: f32 = (0..4)
-        .map(|i| {
-            let (a, b) = (c[i], c[(i + 1) % 4]);
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum();
-    twice.abs() / 2.0
-}
-
-/// The median (the upper one of an even count); `None` of nothing.
-pub(crate) fn median(mut v: Vec<f32>) -> Option<f32> {
-    v.sort_by(f32::total_cmp);
-    v.get(v.len() / 2).copied()
 }
 
 #[cfg(test)]

@@ -76,15 +76,6 @@ fn centre(c: &Corners) -> [f32; 2] {
     ]
 }
 
-fn side_len(c: &Corners) -> f32 {
-    (0..4)
-        .map(|i| {
-            let (a, b) = (c[i], c[(i + 1) % 4]);
-            ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
-        })
-        .fold(f32::INFINITY, f32::min)
-}
-
 /// Counts for one stage and class.
 #[derive(Debug, Clone, Copy, Default, Serialize)]
 pub struct Counts {
@@ -149,7 +140,7 @@ pub fn score(analysis: &Analysis, truth: &Layout) -> SceneScore {
         };
         for t in tp.iter().filter(|t| t.class == class) {
             let c = centre(&t.corners);
-            let tol = 0.35 * side_len(&t.corners);
+            let tol = 0.35 * conditions::narrowest_side(&t.corners);
             let best = analysis
                 .pieces
                 .iter()

@@ -319,11 +319,7 @@ impl Analysis {
             .pieces
             .iter()
             .filter(|p| p.class == PieceClass::Card && p.id.is_some());
-        conditions::median(
-            named
-                .map(|p| conditions::narrowest_side(&p.corners))
-                .collect(),
-        )
+        assemble::median(named.map(|p| conditions::narrowest_side(&p.corners)))
     }
 
     /// The named cards' median width ([`Analysis::card_width_px`]) where it is under
