@@ -584,6 +584,41 @@ fn enroll_analyze_and_eval_run_the_vision_end_to_end() {
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         assert_eq!(stdout(&o).contains(closer), asks, "{photo}: {}", stdout(&o));
     }
+    // Each piece read by a narrow margin is listed in the layout's doubts, with what it may
+    // be instead, and the battle warns of each; the small cards of the far photo give some.
+    let mut doubts = 0;
+    for photo in [first.clone(), second.clone(), p("far.png")] {
+        let o = tablelens(&["analyze", &photo, "--gallery", &gallery, "--json"], None);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let r = json(&o);
+        let listed = r["layout"]["doubts"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        for d in &listed {
+            for key in ["read", "could_be", "city"] {
+                assert!(d[key].is_string(), "{photo}: {d}");
+            }
+            assert_ne!(d["read"], d["could_be"], "{d}");
+        }
+        let warned = r["battle"]["warnings"].as_array().map_or(0, |w| {
+            w.iter()
+                .filter(|w| w.as_str().is_some_and(|w| w.contains("narrow margin")))
+                .count()
+        });
+        assert_eq!(warned, listed.len(), "{photo}: {r}");
+        let text = stdout(&tablelens(
+            &["analyze", &photo, "--gallery", &gallery],
+            None,
+        ));
+        assert_eq!(
+            text.contains("read by a narrow margin over another reading"),
+            !listed.is_empty(),
+            "{text}"
+        );
+        doubts += listed.len();
+    }
+    assert!(doubts > 0, "no piece of the three photos was a close call");
     // A photo taken in a dim room is read again with the light taken out, and says so.
     let mut dim = image::open(p("scenes/0002.png")).unwrap().to_rgb8();
     dim.pixels_mut()
@@ -656,6 +691,17 @@ fn enroll_analyze_and_eval_run_the_vision_end_to_end() {
     ] {
         assert!(t[key].as_f64().is_some_and(|ms| ms >= 0.0), "{key}");
     }
+    // Of the layouts right and wrong, those that ask the player to look again.
+    let c = &r["close_calls"];
+    let n = |k: &str| c[k].as_u64().expect(k);
+    assert_eq!(n("not_exact"), not_exact.len() as u64, "{c}");
+    assert_eq!(n("exact"), exact_scenes, "{c}");
+    assert!(n("not_exact_flagged") <= n("not_exact") && n("exact_flagged") <= n("exact"));
+    assert!(n("named_wrong_doubted") <= n("named_wrong"), "{c}");
+    assert!(
+        n("named_right_doubted") <= n("named_right") && n("named_right") > 0,
+        "{c}"
+    );
     assert!(
         r["relit"].as_u64().is_some_and(|n| n <= 3),
         "{}",

@@ -30,6 +30,9 @@ pub struct Layout {
     /// Pieces the vision saw but could not identify.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown: Vec<UnknownPiece>,
+    /// Pieces the vision named by a narrow margin over another reading: the ones to check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doubts: Vec<Doubt>,
 }
 
 /// A piece seen but not identified.
@@ -38,6 +41,26 @@ pub struct UnknownPiece {
     /// What kind of piece it looked like (`card`, `module`, `token`, `marker`).
     #[serde(default)]
     pub kind: String,
+    /// Where it lies in the image.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corners: Option<Corners>,
+}
+
+/// A piece the vision named, but only just: another reading came close. The layout holds
+/// the piece as it was read; the player may want to look at it before trusting the totals.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Doubt {
+    /// The component it was read as (`trooper`, `token_plus2`, `marker_battle`,
+    /// `iron_gate_destroyed`, ...).
+    pub read: String,
+    /// The reading that came closest.
+    pub could_be: String,
+    /// The city whose card, column or marker it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub city: Option<CityId>,
+    /// For a token, the unit card it lies on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on: Option<String>,
     /// Where it lies in the image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub corners: Option<Corners>,

@@ -9,7 +9,7 @@
 use crate::catalogue::{Catalogue, Feature};
 use crate::context::{CityContext, UnitView};
 use crate::ids::{card, CityId, Kind, Side, Token};
-use crate::layout::Layout;
+use crate::layout::{Doubt, Layout};
 use std::collections::BTreeMap;
 
 /// Violations and warnings of a whole layout.
@@ -59,7 +59,62 @@ pub fn check(catalogue: &Catalogue, layout: &Layout) -> Findings {
             layout.unknown.len()
         ));
     }
+    for d in &layout.doubts {
+        f.warnings.push(doubt(catalogue, d));
+    }
     f
+}
+
+/// The warning for a piece read by a narrow margin: where it lies, what it was read as and
+/// what it may be instead.
+fn doubt(catalogue: &Catalogue, d: &Doubt) -> String {
+    let read = component(catalogue, &d.read);
+    let could_be = component(catalogue, &d.could_be);
+    // A city is named bare; any other piece is "a" or "an" one.
+    let could_be = match CityId::parse_face(&d.could_be) {
+        Some(_) => could_be,
+        None if could_be.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) => {
+            format!("an {could_be}")
+        }
+        None => format!("a {could_be}"),
+    };
+    let is_module = catalogue
+        .card(&d.read)
+        .is_some_and(|c| c.kind == Kind::Module);
+    let piece = match &d.on {
+        Some(on) if is_module => format!("the {read} under {}", component(catalogue, on)),
+        Some(on) => format!("the {read} on {}", component(catalogue, on)),
+        None if d.read.starts_with("marker_") => format!("the {read}"),
+        None => read,
+    };
+    let place = d
+        .city
+        .map(|c| format!("{}: ", catalogue.city(c).names.en))
+        .unwrap_or_default();
+    format!("{place}{piece} may be {could_be} (read by a narrow margin); check it")
+}
+
+/// A component's English name: a card's or city's own, `+2 token`, `battle marker`; the id
+/// itself where it names none of these.
+fn component(catalogue: &Catalogue, id: &str) -> String {
+    if let Some(card) = catalogue.card(id) {
+        return card.names.en.clone();
+    }
+    if let Some((city, destroyed)) = CityId::parse_face(id) {
+        let name = &catalogue.city(city).names.en;
+        return if destroyed {
+            format!("{name} (destroyed side)")
+        } else {
+            name.clone()
+        };
+    }
+    if let Some(t) = Token::ALL.into_iter().find(|t| t.component_id() == id) {
+        return format!("{t} token");
+    }
+    match id.strip_prefix("marker_") {
+        Some(m) => format!("{} marker", m.replace('_', " ")),
+        None => id.to_string(),
+    }
 }
 
 fn copies(catalogue: &Catalogue, cities: &[crate::layout::CityLayout], f: &mut Findings) {
@@ -273,6 +328,50 @@ mod tests {
     fn an_empty_table_is_legal() {
         let f = findings(r#"{"cities":[]}"#);
         assert!(f.violations.is_empty(), "{:?}", f.violations);
+    }
+
+    #[test]
+    fn each_piece_read_by_a_narrow_margin_is_a_warning_naming_it_and_its_rival() {
+        let f = findings(
+            r#"{"cities":[{"id":"iron_gate","outpost":[{"card":"trooper","tokens":["+2"]}]}],
+                "doubts":[
+                  {"read":"token_plus2","could_be":"token_plus1","city":"iron_gate","on":"trooper"},
+                  {"read":"trooper","could_be":"commando","city":"iron_gate"},
+                  {"read":"net_module","could_be":"combat_module","city":"iron_gate","on":"hunter"},
+                  {"read":"iron_gate_destroyed","could_be":"iron_gate"},
+                  {"read":"marker_battle","could_be":"marker_extra_district","city":"iron_gate"},
+                  {"read":"no_such_piece","could_be":"hunter"}]}"#,
+        );
+        assert!(f.violations.is_empty(), "{:?}", f.violations);
+        let narrow: Vec<&String> = f.warnings.iter().filter(|w| w.contains("narrow")).collect();
+        assert_eq!(
+            narrow,
+            [
+                "Iron Gate: the +2 token on Trooper may be a +1 token (read by a narrow margin); \
+                 check it",
+                "Iron Gate: Trooper may be a Commando (read by a narrow margin); check it",
+                "Iron Gate: the Net Module under Hunter may be a Combat Module (read by a narrow \
+                 margin); check it",
+                "Iron Gate (destroyed side) may be Iron Gate (read by a narrow margin); check it",
+                "Iron Gate: the battle marker may be an extra district marker (read by a \
+                 narrow margin); check it",
+                "no_such_piece may be a Hunter (read by a narrow margin); check it",
+            ]
+        );
+        assert_eq!(
+            f.warnings.len(),
+            narrow.len() + 1,
+            "and the unconfirmed slots"
+        );
+        // Without doubts, nothing to check.
+        let sure = findings(
+            r#"{"cities":[{"id":"iron_gate","outpost":[{"card":"trooper","tokens":["+2"]}]}]}"#,
+        );
+        assert!(
+            !sure.warnings.iter().any(|w| w.contains("narrow")),
+            "{:?}",
+            sure.warnings
+        );
     }
 
     #[test]

@@ -56,6 +56,12 @@ pub fn run(catalogue: &Catalogue, args: &AnalyzeArgs) -> Result<(), CliError> {
                     tablelens_vision::perceive::SMALL_CARD_PX
                 )?;
             }
+            let doubts = analysis.layout.doubts.len();
+            if doubts > 0 {
+                outln!(
+                    "{doubts} piece(s) read by a narrow margin over another reading: check them (each is named with the warnings)."
+                )?;
+            }
             if analysis.times.relit() {
                 outln!(
                     "The light is far from the enrolled pictures' (in colour or brightness): the photo was read again with it taken out."

@@ -112,6 +112,18 @@ pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
             )?;
         }
     }
+    let c = &r.close_calls;
+    outln!(
+        "\nlayouts that list a piece read by a narrow margin or not identified: {} of {} not exactly right, {} of {} exactly right",
+        c.not_exact_flagged, c.not_exact, c.exact_flagged, c.exact
+    )?;
+    outln!(
+        "  pieces read by a narrow margin: {} of {} named wrong, {} of {} named right",
+        c.named_wrong_doubted,
+        c.named_wrong,
+        c.named_right_doubted,
+        c.named_right
+    )?;
     outln!(
         "\nmedian time per frame: detect {:.1} ms, refine {:.1} ms, identify {:.1} ms, assemble {:.2} ms, total {:.1} ms",
         r.median_ms.detect_ms,

@@ -216,8 +216,7 @@ mod tests {
             cities: vec![tablelens_engine::CityLayout::empty(
                 tablelens_engine::CityId::ZiggyOne,
             )],
-            emp_assault: false,
-            unknown: Vec::new(),
+            ..Layout::default()
         };
         let mut hunter = tablelens_engine::Unit::new("hunter");
         hunter.corners = Some(quad(0.0, 0.0));

@@ -18,8 +18,7 @@ fn unit(card: &str, tokens: &[Token]) -> Unit {
 fn base() -> Layout {
     let mut l = Layout {
         cities: CityId::ALL.into_iter().map(CityLayout::empty).collect(),
-        emp_assault: false,
-        unknown: Vec::new(),
+        ..Layout::default()
     };
     l.cities[0].battle_marker = true;
     l.cities[0].moloch = vec![unit("hornet", &[Token::Plus1]), unit("hunter", &[])];

@@ -509,7 +509,7 @@ impl Tracker {
         let mut layout = Layout {
             cities: Vec::new(),
             emp_assault: mode(self.emp.iter().copied()).unwrap_or(false),
-            unknown: Vec::new(),
+            ..Layout::default()
         };
         let mut refs = Vec::new();
         for id in CityId::ALL {

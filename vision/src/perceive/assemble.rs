@@ -15,6 +15,7 @@ use super::art::{
     art_bar, FaceArt, CITY_RESCUE_BELOW, FAINT_UNLIKE_ITS_PICTURE, NOT_ART, RESCUE_BELOW,
     SOMEWHAT_ART, UNLIKE_ITS_PICTURE,
 };
+use super::close_calls;
 use super::detect::{Detection, PieceClass};
 use super::face_match::{name_strip, FaceLooks};
 use super::identify::{crop, quarter_turns, Embedder, Gallery, Identity, Thresholds, DIM};
@@ -28,7 +29,7 @@ use super::tokens::TokenFinder;
 use super::VisionError;
 use image::RgbImage;
 use tablelens_engine::catalogue::Feature;
-use tablelens_engine::layout::{Marker, UnknownPiece};
+use tablelens_engine::layout::{Doubt, Marker, UnknownPiece};
 use tablelens_engine::Catalogue;
 use tablelens_engine::{CityId, CityLayout, Corners, Kind, Layout, ModuleCard, Side, Token, Unit};
 
@@ -51,7 +52,8 @@ pub struct Piece {
     /// For a card, its best similarity to each enrolled card face (both ways up), by which
     /// a later stage may name it among the faces its place allows ([`super::city_row`],
     /// [`super::sides`]); for a token or marker, to each component its card can carry, by
-    /// which two look-alikes are told apart ([`super::look_alike`]); empty for strips.
+    /// which two look-alikes are told apart ([`super::look_alike`]); for a strip, to each
+    /// module. Each says how close a call its name was ([`super::close_calls`]).
     pub similarities: Vec<(String, f32)>,
 }
 
@@ -725,11 +727,7 @@ pub fn read_on_cards(
             id: id.id,
             similarity: id.score,
             best: id.best,
-            similarities: if class == PieceClass::Small {
-                sims.clone()
-            } else {
-                Vec::new()
-            },
+            similarities: sims.clone(),
         })
     });
     pieces.extend(kept.into_iter().flatten());
@@ -992,6 +990,8 @@ fn token_host(placed: &[Placed], pieces: &[Piece], c: [f32; 2]) -> Option<usize>
 }
 
 /// Builds the layout from identified pieces. Returns it and whether any city was seen.
+/// Each piece placed that was named by a narrow margin is listed in its `doubts`
+/// ([`close_calls`]), with the city it belongs to and, for a token, the unit it lies on.
 pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
     let mut layout = Layout::default();
     let unknown = |p: &Piece, why: &str| UnknownPiece {
@@ -999,6 +999,18 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
         corners: Some(p.corners),
     };
     let mut unknowns = Vec::new();
+    let mut doubts = Vec::new();
+    let mut doubt = |p: &Piece, city: CityId, on: Option<&str>| {
+        if let (Some(read), Some(could_be)) = (&p.id, close_calls::doubt(p)) {
+            doubts.push(Doubt {
+                read: read.clone(),
+                could_be: could_be.to_string(),
+                city: Some(city),
+                on: on.map(String::from),
+                corners: Some(p.corners),
+            });
+        }
+    };
 
     // Cities: one card per city, the most confident.
     let mut cities: Vec<(CityId, bool, usize)> = Vec::new();
@@ -1052,6 +1064,7 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
             .min_by(|a, b| a.1.total_cmp(&b.1));
         match column {
             Some((city, across, along)) if across < COLUMN_REACH => {
+                doubt(p, city, None);
                 let mut unit = Unit::new(id);
                 unit.corners = Some(p.corners);
                 placed.push(Placed {
@@ -1086,6 +1099,7 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
             .min_by(|a, b| a.1.total_cmp(&b.1));
         match host {
             Some((k, _)) => {
+                doubt(p, placed[k].city, Some(&placed[k].unit.card));
                 let mut m = ModuleCard::new(id);
                 m.corners = Some(p.corners);
                 placed[k].unit.module = Some(m);
@@ -1106,6 +1120,7 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
             let host = token_host(&placed, pieces, c);
             match host {
                 Some(k) => {
+                    doubt(p, placed[k].city, Some(&placed[k].unit.card));
                     placed[k].unit.tokens.push(token);
                     placed[k].unit.token_corners.push(p.corners);
                 }
@@ -1117,7 +1132,10 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
                 (-0.1..1.1).contains(&l[0]) && (-0.1..1.1).contains(&l[1])
             });
             match host {
-                Some(k) => city_marks[k].push((id.clone(), p.corners)),
+                Some(k) => {
+                    doubt(p, cities[k].0, None);
+                    city_marks[k].push((id.clone(), p.corners));
+                }
                 None => unknowns.push(unknown(p, &format!(": {id} on no city"))),
             }
         }
@@ -1126,6 +1144,7 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
     // The layout, in table order.
     placed.sort_by(|a, b| a.along.total_cmp(&b.along));
     for (k, &(id, destroyed, i)) in cities.iter().enumerate() {
+        doubt(&pieces[i], id, None);
         let mut city = CityLayout::empty(id);
         city.destroyed = destroyed;
         city.corners = Some(pieces[i].corners);
@@ -1149,6 +1168,9 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
         layout.cities.push(city);
     }
     layout.unknown = unknowns;
+    // In table order, as the warnings read best.
+    doubts.sort_by_key(|d| d.city);
+    layout.doubts = doubts;
     (layout, !cities.is_empty())
 }
 
@@ -1453,6 +1475,84 @@ mod tests {
         assert_eq!(tokens_at(&[353.0]), (1, 0));
         // Beside both: on neither.
         assert_eq!(tokens_at(&[600.0]), (0, 0));
+    }
+
+    #[test]
+    fn the_pieces_read_by_a_narrow_margin_are_the_layouts_doubts_with_their_place() {
+        let cat = Catalogue::bundled();
+        let city = upright_card(
+            300.0,
+            300.0,
+            Some("iron_gate"),
+            &[("iron_gate", 0.9), ("iron_gate_destroyed", 0.88)],
+        );
+        // A unit named surely, one by a narrow margin, and a +2 on the first that was
+        // nearly a +1.
+        let sure = upright_card(
+            300.0,
+            400.0,
+            Some("commando"),
+            &[("commando", 0.9), ("trooper", 0.6)],
+        );
+        let close = upright_card(
+            300.0,
+            460.0,
+            Some("scout"),
+            &[("scout", 0.8), ("kid", 0.78)],
+        );
+        let mut plus2 = token(290.0, 380.0, Some("token_plus2"), 0.8);
+        plus2.similarities = vec![("token_plus2".into(), 0.8), ("token_plus1".into(), 0.79)];
+        // And a module beside the first unit's right edge, nearly another module.
+        let mut strip = upright_card(
+            336.0,
+            400.0,
+            Some("net_module"),
+            &[("net_module", 0.7), ("combat_module", 0.68)],
+        );
+        strip.class = PieceClass::Strip;
+        strip.corners = [
+            [330.0, 355.0],
+            [342.0, 355.0],
+            [342.0, 445.0],
+            [330.0, 445.0],
+        ];
+        let pieces = vec![city, sure, close.clone(), plus2.clone(), strip];
+        let (layout, _) = assemble(&cat, &pieces);
+        assert_eq!(layout.cities[0].outpost.len(), 2);
+        assert_eq!(layout.cities[0].outpost[0].tokens, [Token::Plus2]);
+        let module = layout.cities[0].outpost[0]
+            .module
+            .as_ref()
+            .map(|m| m.card.as_str());
+        assert_eq!(module, Some("net_module"));
+        let listed: Vec<(&str, &str, Option<CityId>, Option<&str>)> = layout
+            .doubts
+            .iter()
+            .map(|d| {
+                (
+                    d.read.as_str(),
+                    d.could_be.as_str(),
+                    d.city,
+                    d.on.as_deref(),
+                )
+            })
+            .collect();
+        let g = Some(CityId::IronGate);
+        assert_eq!(
+            listed,
+            [
+                ("scout", "kid", g, None),
+                ("net_module", "combat_module", g, Some("commando")),
+                ("token_plus2", "token_plus1", g, Some("commando")),
+                ("iron_gate", "iron_gate_destroyed", g, None),
+            ]
+        );
+        assert_eq!(layout.doubts[0].corners, Some(close.corners));
+        assert_eq!(layout.doubts[2].corners, Some(plus2.corners));
+        // A piece that no city holds is no doubt of the layout: it is unknown there.
+        let (alone, _) = assemble(&cat, &[close]);
+        assert!(alone.doubts.is_empty());
+        assert_eq!(alone.unknown.len(), 1);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! time, as `tablelens eval` reports it.
 
 use super::assemble::Piece;
+use super::close_calls;
 use super::conditions::{self, ConditionBands, SceneConditions};
 use super::{Analysis, PieceClass, StageTimes};
 use serde::Serialize;
@@ -89,6 +90,10 @@ pub struct Counts {
     pub named_right: usize,
     /// Matched pieces named wrong (not unknown).
     pub named_wrong: usize,
+    /// Of the pieces named right, those read by a narrow margin ([`close_calls`]).
+    pub doubted_right: usize,
+    /// Of the pieces named wrong, those read by a narrow margin ([`close_calls`]).
+    pub doubted_wrong: usize,
 }
 
 /// What one scene scored.
@@ -121,12 +126,16 @@ pub struct SceneScore {
     /// How the scene was seen, read off the truth's corners ([`conditions::of`]); `None`
     /// where the truth has none.
     pub conditions: Option<SceneConditions>,
+    /// The layout tells the player to look again: it lists a piece read by a narrow
+    /// margin (`doubts`) or one not identified (`unknown`).
+    pub flagged: bool,
 }
 
 /// Scores one analysis against its truth.
 pub fn score(analysis: &Analysis, truth: &Layout) -> SceneScore {
     let mut s = SceneScore {
         conditions: conditions::of(truth),
+        flagged: !analysis.layout.doubts.is_empty() || !analysis.layout.unknown.is_empty(),
         ..SceneScore::default()
     };
     let tp = truth_pieces(truth);
@@ -156,10 +165,15 @@ pub fn score(analysis: &Analysis, truth: &Layout) -> SceneScore {
                 used[i] = true;
                 counts.matched += 1;
                 let p: &Piece = &analysis.pieces[i];
+                let doubted = usize::from(close_calls::doubt(p).is_some());
                 match &p.id {
-                    Some(id) if *id == t.id => counts.named_right += 1,
+                    Some(id) if *id == t.id => {
+                        counts.named_right += 1;
+                        counts.doubted_right += doubted;
+                    }
                     Some(id) => {
                         counts.named_wrong += 1;
+                        counts.doubted_wrong += doubted;
                         s.confusions.push(format!("{} -> {id}", t.id));
                     }
                     None => s
@@ -353,6 +367,31 @@ pub struct Report {
     /// cards and tokens were in the frame, how steeply the table was seen
     /// ([`conditions::bands`]).
     pub by_condition: Vec<ConditionBands>,
+    /// How well the layouts' doubts and unknown pieces point the player at what was misread.
+    pub close_calls: CloseCalls,
+}
+
+/// How well the doubts of the layouts ([`close_calls`]) and their pieces not identified
+/// point the player at what was misread: a wrong layout that lists neither is a silent
+/// error; a right one that lists some asks the player to look for nothing.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct CloseCalls {
+    /// Scenes not exactly right.
+    pub not_exact: usize,
+    /// Of them, those whose layout lists a doubt or a piece not identified.
+    pub not_exact_flagged: usize,
+    /// Scenes exactly right.
+    pub exact: usize,
+    /// Of them, those whose layout lists a doubt or a piece not identified.
+    pub exact_flagged: usize,
+    /// Pieces named wrong (matched to the truth), and of them those read by a narrow margin.
+    pub named_wrong: usize,
+    /// Of the pieces named wrong, those read by a narrow margin.
+    pub named_wrong_doubted: usize,
+    /// Pieces named right.
+    pub named_right: usize,
+    /// Of the pieces named right, those read by a narrow margin.
+    pub named_right_doubted: usize,
 }
 
 /// A scene whose layout was not exactly right, and why.
@@ -439,6 +478,8 @@ pub fn report(scores: &[SceneScore], times: &[StageTimes], names: &[String]) -> 
             t.matched += c.matched;
             t.named_right += c.named_right;
             t.named_wrong += c.named_wrong;
+            t.doubted_right += c.doubted_right;
+            t.doubted_wrong += c.doubted_wrong;
         }
         for c in &s.confusions {
             *confusions.entry(c.clone()).or_default() += 1;
@@ -519,6 +560,22 @@ pub fn report(scores: &[SceneScore], times: &[StageTimes], names: &[String]) -> 
     let seen: Vec<(Option<SceneConditions>, bool)> =
         scores.iter().map(|s| (s.conditions, s.exact)).collect();
     r.by_condition = conditions::bands(&seen);
+    let scenes = |exact: bool, flagged: bool| {
+        scores
+            .iter()
+            .filter(|s| s.exact == exact && (s.flagged || !flagged))
+            .count()
+    };
+    r.close_calls = CloseCalls {
+        not_exact: scenes(false, false),
+        not_exact_flagged: scenes(false, true),
+        exact: scenes(true, false),
+        exact_flagged: scenes(true, true),
+        named_wrong: totals.values().map(|c| c.named_wrong).sum(),
+        named_wrong_doubted: totals.values().map(|c| c.doubted_wrong).sum(),
+        named_right: totals.values().map(|c| c.named_right).sum(),
+        named_right_doubted: totals.values().map(|c| c.doubted_right).sum(),
+    };
     r
 }
 
@@ -533,6 +590,38 @@ mod tests {
             confusions: confusions.iter().map(|c| c.to_string()).collect(),
             ..SceneScore::default()
         }
+    }
+
+    #[test]
+    fn the_report_counts_the_layouts_that_ask_the_player_to_look_again() {
+        let flagged = |mut s: SceneScore| {
+            s.flagged = true;
+            s
+        };
+        let mut read = scene(&[], &[]);
+        read.classes.insert(
+            "card".into(),
+            Counts {
+                named_right: 20,
+                named_wrong: 2,
+                doubted_right: 3,
+                doubted_wrong: 1,
+                ..Counts::default()
+            },
+        );
+        let scores = [
+            read,
+            flagged(scene(&[], &[])),
+            flagged(scene(&[Fault::Tokens], &[])),
+            scene(&[Fault::UnitMissed], &[]),
+            scene(&[Fault::Module], &[]),
+        ];
+        let r = report(&scores, &vec![StageTimes::default(); 5], &[]);
+        let c = r.close_calls;
+        assert_eq!((c.not_exact_flagged, c.not_exact), (1, 3));
+        assert_eq!((c.exact_flagged, c.exact), (1, 2));
+        assert_eq!((c.named_wrong_doubted, c.named_wrong), (1, 2));
+        assert_eq!((c.named_right_doubted, c.named_right), (3, 20));
     }
 
     #[test]

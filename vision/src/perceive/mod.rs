@@ -18,6 +18,7 @@
 pub mod art;
 pub mod assemble;
 pub mod city_row;
+pub mod close_calls;
 pub mod column_end;
 pub mod conditions;
 pub mod copies;

@@ -70,8 +70,7 @@ pub fn fallback() -> GameState {
 fn empty_layout() -> Layout {
     Layout {
         cities: CityId::ALL.into_iter().map(CityLayout::empty).collect(),
-        emp_assault: false,
-        unknown: Vec::new(),
+        ..Layout::default()
     }
 }
 
