@@ -161,6 +161,15 @@ impl Corrections {
                 }
             }
         }
+        // The player has looked at a corrected piece, and at the tokens on it: neither is in
+        // doubt any more.
+        layout.doubts.retain(|d| {
+            !d.corners.is_some_and(|k| {
+                self.list
+                    .iter()
+                    .any(|c| same_place(&c.corners, &k) || contains(&c.corners, centre(&k)))
+            })
+        });
         layout
     }
 }
@@ -207,6 +216,38 @@ mod tests {
             cs.track(&[]);
         }
         assert!(cs.all().is_empty());
+    }
+
+    #[test]
+    fn a_corrected_piece_and_the_tokens_on_it_are_no_longer_in_doubt() {
+        let cat = Catalogue::bundled();
+        let doubt = |read: &str, corners: Corners| tablelens_engine::layout::Doubt {
+            read: read.into(),
+            could_be: "kid".into(),
+            city: Some(tablelens_engine::CityId::ZiggyOne),
+            on: None,
+            corners: Some(corners),
+        };
+        let token_on_first = [[20.0, 20.0], [38.0, 20.0], [38.0, 38.0], [20.0, 38.0]];
+        let seen = Layout {
+            doubts: vec![
+                doubt("scout", quad(0.0, 0.0)),
+                doubt("token_plus2", token_on_first),
+                doubt("trooper", quad(200.0, 0.0)),
+            ],
+            ..Layout::default()
+        };
+        let mut cs = Corrections::default();
+        assert_eq!(cs.apply(&cat, &seen, &[]).doubts.len(), 3);
+        // The player says what the first card's tokens are: it and its token were looked at.
+        cs.set(Correction {
+            corners: quad(0.0, 0.0),
+            tokens: Some(vec![Token::Plus1]),
+            ..Correction::default()
+        });
+        let left = cs.apply(&cat, &seen, &[]).doubts;
+        let reads: Vec<&str> = left.iter().map(|d| d.read.as_str()).collect();
+        assert_eq!(reads, ["trooper"]);
     }
 
     #[test]

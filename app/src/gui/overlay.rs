@@ -1,6 +1,7 @@
 //! The frame with what the vision saw drawn over it: every piece outlined in its side's
 //! colour and labelled, each unit's strength, each city's totals, the unidentified pieces,
-//! and (on the demo table) the truth. Clicking a piece selects it for correction.
+//! the pieces read by a narrow margin (marked "?"), and (on the demo table) the truth.
+//! Clicking a piece selects it for correction.
 
 use super::correction::{contains, Corrections};
 use super::i18n::{city_name, component_name, tr, Lang};
@@ -114,6 +115,15 @@ pub fn show(
     }
 
     if let Some(v) = view {
+        // A piece read by a narrow margin: marked for the player to look at.
+        if options.outlines || options.labels {
+            for corners in v.layout.doubts.iter().filter_map(|d| d.corners) {
+                let pts = quad(&corners);
+                let centre = centre_of(&pts);
+                painter.add(Shape::closed_line(pts, Stroke::new(3.0, WARN)));
+                tag(&painter, centre, "?", WARN, &font);
+            }
+        }
         if options.labels {
             for c in &v.cities {
                 let Some(corners) = c.corners else { continue };

@@ -214,6 +214,49 @@ fn clicking_a_unit_and_netting_it_changes_the_totals() {
 }
 
 #[test]
+fn a_piece_read_by_a_narrow_margin_is_a_warning_until_the_player_corrects_it() {
+    let cat = Catalogue::bundled();
+    let mut frame = seen(&cat, 1, None);
+    if let FromWorker::Seen(s) = &mut frame {
+        if let Ok(analysis) = &mut s.analysis {
+            let (city, hornet) = analysis
+                .layout
+                .cities
+                .iter()
+                .find_map(|c| {
+                    let u = c.moloch.iter().find(|u| u.card == "hornet")?;
+                    Some((c.id, u.corners))
+                })
+                .expect("the hornet");
+            analysis
+                .layout
+                .doubts
+                .push(tablelens_engine::layout::Doubt {
+                    read: "hornet".into(),
+                    could_be: "hunter".into(),
+                    city: Some(city),
+                    on: None,
+                    corners: hornet,
+                });
+        }
+    }
+    let warning = "Hornet may be a Hunter (read by a narrow margin)";
+    let mut a = app(Lang::En);
+    a.accept(frame);
+    let mut h = harness(a);
+    h.run();
+    h.get_by_label_contains(warning);
+    // The player looks at it and corrects it: the warning goes.
+    h.get_by_label("Hornet").click();
+    h.run();
+    h.get_by_label("Netted").click();
+    h.run();
+    h.get_by_label("Apply").click();
+    h.run();
+    assert!(h.query_by_label_contains(warning).is_none());
+}
+
+#[test]
 fn a_correction_sticks_while_its_piece_is_in_view_then_goes() {
     let cat = Catalogue::bundled();
     let mut a = app(Lang::En);
