@@ -58,7 +58,7 @@ pub struct Doubt {
     /// The city whose card, column or marker it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<CityId>,
-    /// For a token, the unit card it lies on.
+    /// For a token, the unit card it lies on; for a module, the unit it is tucked under.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on: Option<String>,
     /// Where it lies in the image.

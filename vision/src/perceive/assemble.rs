@@ -991,7 +991,8 @@ fn token_host(placed: &[Placed], pieces: &[Piece], c: [f32; 2]) -> Option<usize>
 
 /// Builds the layout from identified pieces. Returns it and whether any city was seen.
 /// Each piece placed that was named by a narrow margin is listed in its `doubts`
-/// ([`close_calls`]), with the city it belongs to and, for a token, the unit it lies on.
+/// ([`close_calls`]), with the city it belongs to and, for a token or a module, the unit it
+/// lies on or under.
 pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
     let mut layout = Layout::default();
     let unknown = |p: &Piece, why: &str| UnknownPiece {

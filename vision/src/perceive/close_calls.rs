@@ -2,9 +2,9 @@
 //! layout lists as `doubts` so that the player knows which pieces to look at before
 //! trusting the totals (the engine turns each into a warning).
 //!
-//! A named card, token or module strip keeps its similarity to every face it might have been
-//! ([`Piece::similarities`]): its name's lead over the best other face says how close the
-//! call was. The lead is negative where a later look (the face comparison, the look-alikes'
+//! A named card, token or module strip keeps its similarity to every face it might have
+//! been ([`Piece::similarities`]): its name's lead over the best other face says how close
+//! the call was. The lead is negative where a later look (the face comparison, the look-alikes'
 //! hue and glyph, a strip's detail) named the piece against the embedder's preference.
 //!
 //! Chosen on the validation sets of `models/README.md` (720 scenes), the unseen ones
