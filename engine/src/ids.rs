@@ -159,6 +159,12 @@ impl Token {
             Token::Disable => "token_disable",
         }
     }
+
+    /// The token an enrolment component id names (`token_plus1` -> `+1`); `None` for any
+    /// other id.
+    pub fn from_component_id(id: &str) -> Option<Token> {
+        Token::ALL.into_iter().find(|t| t.component_id() == id)
+    }
 }
 
 impl fmt::Display for Token {
@@ -296,6 +302,16 @@ pub mod card {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_token_is_found_again_by_its_component_id_and_no_other_id_is_a_token() {
+        for t in Token::ALL {
+            assert_eq!(Token::from_component_id(t.component_id()), Some(t));
+        }
+        for other in ["+1", "token_", "marker_battle", "hunter", ""] {
+            assert_eq!(Token::from_component_id(other), None, "{other}");
+        }
+    }
 
     #[test]
     fn city_face_ids_read_back_as_their_city_and_side() {

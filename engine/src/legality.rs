@@ -108,7 +108,7 @@ fn component(catalogue: &Catalogue, id: &str) -> String {
             name.clone()
         };
     }
-    if let Some(t) = Token::ALL.into_iter().find(|t| t.component_id() == id) {
+    if let Some(t) = Token::from_component_id(id) {
         return format!("{t} token");
     }
     match id.strip_prefix("marker_") {

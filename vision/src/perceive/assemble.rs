@@ -832,10 +832,10 @@ fn near_its_bar(id: &Identity, bar: f32, on_city: bool, raised: bool, least_marg
     }
     if on_city {
         id.score >= bar - CITY_RESCUE_BELOW
-            && token_of(&id.best).is_none()
+            && Token::from_component_id(&id.best).is_none()
             && id.margin >= least_margin
     } else {
-        id.score >= bar - RESCUE_BELOW && token_of(&id.best).is_some() && !raised
+        id.score >= bar - RESCUE_BELOW && Token::from_component_id(&id.best).is_some() && !raised
     }
 }
 
@@ -885,7 +885,7 @@ struct Beside {
 
 /// Whether a small piece can lie on a card: markers on a city, tokens on a unit.
 pub fn small_fits(id: &str, on_city: bool) -> bool {
-    token_of(id).is_some() != on_city
+    Token::from_component_id(id).is_some() != on_city
 }
 
 /// The same quadrilateral starting at the opposite corner.
@@ -1117,7 +1117,7 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
             continue;
         };
         let c = p.center();
-        if let Some(token) = token_of(id) {
+        if let Some(token) = Token::from_component_id(id) {
             let host = token_host(&placed, pieces, c);
             match host {
                 Some(k) => {
@@ -1197,11 +1197,6 @@ fn class_name(c: PieceClass) -> &'static str {
         PieceClass::Strip => "module",
         PieceClass::Small => "token",
     }
-}
-
-/// The token a component id names.
-pub fn token_of(id: &str) -> Option<Token> {
-    Token::ALL.into_iter().find(|t| t.component_id() == id)
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 //! match is weak (an unknown piece is reported as unknown, never as a wrong guess).
 
 use super::art::ArtPicture;
-use super::assemble::token_of;
 use super::dot::dot;
 use super::face_match::FacePicture;
 use super::look_alike::SmallPicture;
@@ -20,7 +19,7 @@ use crate::perceive::detect::PieceClass;
 use image::RgbImage;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use tablelens_engine::{Catalogue, Kind};
+use tablelens_engine::{Catalogue, Kind, Token};
 
 /// Crop width fed to the embedder.
 pub const CROP_W: u32 = 40;
@@ -997,7 +996,9 @@ pub fn entries_of(
         .collect();
     let tokens: Vec<&RgbImage> = crops
         .iter()
-        .filter(|(id, class, _)| *class == PieceClass::Small && token_of(id).is_some())
+        .filter(|(id, class, _)| {
+            *class == PieceClass::Small && Token::from_component_id(id).is_some()
+        })
         .map(|(_, _, crop)| crop)
         .collect();
     let mut images = Vec::new();

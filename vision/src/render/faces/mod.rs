@@ -80,7 +80,7 @@ pub fn component<'a>(cat: &'a Catalogue, id: &str) -> Option<Component<'a>> {
         Some((c, true)) => return Some(Component::Destroyed(cat.city(c))),
         None => {}
     }
-    if let Some(t) = Token::ALL.into_iter().find(|t| t.component_id() == id) {
+    if let Some(t) = Token::from_component_id(id) {
         return Some(Component::Token(t));
     }
     MarkerKind::ALL
