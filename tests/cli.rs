@@ -209,6 +209,32 @@ fn check_lists_violations_and_still_exits_0() {
 }
 
 #[test]
+fn a_layout_listing_a_card_missing_from_a_column_warns_of_it_in_battle_and_check() {
+    // A layout as `analyze --json` writes it, with a place where a card may lie unread.
+    let layout = r#"{"cities":[{"id":"iron_gate","outpost":[{"card":"trooper"},{"card":"scout"}]}],
+        "missing":[{"city":"iron_gate","side":"outpost","after":"trooper","before":"scout",
+                    "corners":[[0,0],[60,0],[60,90],[0,90]]}]}"#;
+    let warning =
+        "Iron Gate: a card may lie unread in the Outpost column between Trooper and Scout";
+    for command in ["battle", "check"] {
+        let o = tablelens(&[command, "-", "--json"], Some(layout));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let r = json(&o);
+        let warned = r["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|w| w.as_str().is_some_and(|w| w.contains(warning)));
+        assert_eq!(warned.count(), 1, "{command}: {r}");
+    }
+    // A malformed place is refused with the field named, as any bad layout is.
+    let bad = r#"{"cities":[],"missing":[{"city":"atlantis","side":"outpost"}]}"#;
+    let o = tablelens(&["check", "-"], Some(bad));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("missing"), "{}", stderr(&o));
+}
+
+#[test]
 fn cards_json_lists_57_cards_in_the_contract_shape() {
     let o = tablelens(&["cards", "--json"], None);
     assert_eq!(o.status.code(), Some(0));

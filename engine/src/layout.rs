@@ -33,6 +33,10 @@ pub struct Layout {
     /// Pieces the vision named by a narrow margin over another reading: the ones to check.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub doubts: Vec<Doubt>,
+    /// Places in a column where a card most likely lies that the vision could not find or
+    /// name: the ones to look at for a card left out of the totals.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<MissingCard>,
 }
 
 /// A piece seen but not identified.
@@ -62,6 +66,27 @@ pub struct Doubt {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on: Option<String>,
     /// Where it lies in the image.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corners: Option<Corners>,
+}
+
+/// A place in a column where the vision expects a card it could not find or name: the
+/// column's cards lie a step further apart there than elsewhere (or its first card a step
+/// further from the city), as if one lay between them unseen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MissingCard {
+    /// The city whose column it is.
+    pub city: CityId,
+    /// The side of the column.
+    pub side: Side,
+    /// The unit on the city's side of the place; none where the place lies against the
+    /// city.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
+    /// The unit further out; none where the place lies beyond the column's last unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
+    /// Where the card would lie in the image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub corners: Option<Corners>,
 }

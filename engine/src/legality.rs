@@ -9,7 +9,7 @@
 use crate::catalogue::{Catalogue, Feature};
 use crate::context::{CityContext, UnitView};
 use crate::ids::{card, CityId, Kind, Side, Token};
-use crate::layout::{Doubt, Layout};
+use crate::layout::{Doubt, Layout, MissingCard};
 use std::collections::BTreeMap;
 
 /// Violations and warnings of a whole layout.
@@ -62,7 +62,28 @@ pub fn check(catalogue: &Catalogue, layout: &Layout) -> Findings {
     for d in &layout.doubts {
         f.warnings.push(doubt(catalogue, d));
     }
+    for m in &layout.missing {
+        f.warnings.push(missing(catalogue, m));
+    }
     f
+}
+
+/// The warning for a place in a column where a card most likely lies unread: the city, the
+/// column's side, and the cards on either side of the place.
+fn missing(catalogue: &Catalogue, m: &MissingCard) -> String {
+    let city = &catalogue.city(m.city).names.en;
+    let unit = |id: &String| component(catalogue, id);
+    let place = match (m.after.as_ref().map(unit), m.before.as_ref().map(unit)) {
+        (Some(a), Some(b)) => format!(" between {a} and {b}"),
+        (None, Some(b)) => format!(" between the city and {b}"),
+        (Some(a), None) => format!(" beyond {a}"),
+        (None, None) => String::new(),
+    };
+    format!(
+        "{city}: a card may lie unread in the {} column{place} (its cards leave room for one \
+         there); check it",
+        m.side
+    )
 }
 
 /// The warning for a piece read by a narrow margin: where it lies, what it was read as and
@@ -372,6 +393,45 @@ mod tests {
             "{:?}",
             sure.warnings
         );
+    }
+
+    #[test]
+    fn each_place_a_card_may_lie_unread_is_a_warning_naming_its_neighbours() {
+        let f = findings(
+            r#"{"cities":[{"id":"iron_gate","outpost":[{"card":"trooper"},{"card":"scout"}]}],
+                "missing":[
+                  {"city":"iron_gate","side":"outpost","after":"trooper","before":"scout"},
+                  {"city":"iron_gate","side":"outpost","before":"trooper"},
+                  {"city":"new_york","side":"moloch","after":"hunter"},
+                  {"city":"new_york","side":"moloch"}]}"#,
+        );
+        assert!(f.violations.is_empty(), "{:?}", f.violations);
+        let unread: Vec<&String> = f.warnings.iter().filter(|w| w.contains("unread")).collect();
+        assert_eq!(
+            unread,
+            [
+                "Iron Gate: a card may lie unread in the Outpost column between Trooper and \
+                 Scout (its cards leave room for one there); check it",
+                "Iron Gate: a card may lie unread in the Outpost column between the city and \
+                 Trooper (its cards leave room for one there); check it",
+                "New York: a card may lie unread in the Moloch column beyond Hunter (its cards \
+                 leave room for one there); check it",
+                "New York: a card may lie unread in the Moloch column (its cards leave room for \
+                 one there); check it",
+            ]
+        );
+        // A layout read back keeps its places, and one without lists none.
+        let cat = Catalogue::bundled();
+        let json = r#"{"cities":[],"missing":[{"city":"iron_gate","side":"outpost",
+            "before":"trooper","corners":[[0,0],[60,0],[60,90],[0,90]]}]}"#;
+        let layout = Layout::from_json(json, &cat).unwrap();
+        assert_eq!(layout.missing.len(), 1);
+        assert_eq!(layout.missing[0].after, None);
+        assert_eq!(layout.missing[0].corners.map(|c| c[2]), Some([60.0, 90.0]));
+        let written = serde_json::to_string(&layout).unwrap();
+        assert_eq!(Layout::from_json(&written, &cat).unwrap(), layout);
+        let none = serde_json::to_string(&Layout::default()).unwrap();
+        assert!(!none.contains("missing"), "{none}");
     }
 
     #[test]

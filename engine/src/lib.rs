@@ -35,7 +35,7 @@ pub use battle::{battle, BattleResult, NoBattle};
 pub use catalogue::{Card, Catalogue, CatalogueError, City, DistrictEffect, Known};
 pub use game::{game_state, GameState};
 pub use ids::{CityId, Kind, Side, Token, Trigger};
-pub use layout::{CityLayout, Corners, Layout, LayoutError, ModuleCard, Unit};
+pub use layout::{CityLayout, Corners, Layout, LayoutError, MissingCard, ModuleCard, Unit};
 pub use legality::{check, Findings};
 pub use outcome::{Reason, Winner};
 pub use strength::{Part, SideStrength, UnitStrength};

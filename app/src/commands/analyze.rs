@@ -62,6 +62,12 @@ pub fn run(catalogue: &Catalogue, args: &AnalyzeArgs) -> Result<(), CliError> {
                     "{doubts} piece(s) read by a narrow margin over another reading: check them (each is named with the warnings)."
                 )?;
             }
+            let missing = analysis.layout.missing.len();
+            if missing > 0 {
+                outln!(
+                    "{missing} place(s) in a column where a card may lie unread: check them (each is named with the warnings)."
+                )?;
+            }
             if analysis.times.relit() {
                 outln!(
                     "The light is far from the enrolled pictures' (in colour or brightness): the photo was read again with it taken out."

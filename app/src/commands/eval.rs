@@ -114,7 +114,7 @@ pub fn run(catalogue: &Catalogue, args: &EvalArgs) -> Result<(), CliError> {
     }
     let c = &r.close_calls;
     outln!(
-        "\nlayouts that list a piece read by a narrow margin or not identified: {} of {} not exactly right, {} of {} exactly right",
+        "\nlayouts that list a piece read by a narrow margin or not identified, or a card missing from a column: {} of {} not exactly right, {} of {} exactly right",
         c.not_exact_flagged, c.not_exact, c.exact_flagged, c.exact
     )?;
     outln!(

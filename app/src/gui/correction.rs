@@ -251,6 +251,48 @@ mod tests {
     }
 
     #[test]
+    fn a_place_where_a_card_may_lie_unread_stays_marked_when_a_neighbour_is_renamed() {
+        let cat = Catalogue::bundled();
+        // Ziggy One upright at (300, 300); its Outpost column below it, a step of 72 px
+        // between its cards but for a double step between the second and third.
+        let card = |y: f32, id: &str| Piece {
+            class: tablelens_vision::perceive::PieceClass::Card,
+            corners: quad(270.0, y - 45.0),
+            score: 0.9,
+            id: Some(id.into()),
+            similarity: 0.9,
+            best: id.into(),
+            similarities: vec![(id.into(), 0.9)],
+        };
+        let pieces = [
+            card(300.0, "ziggy_one"),
+            card(400.0, "trooper"),
+            card(472.0, "scout"),
+            card(616.0, "kid"),
+            card(688.0, "runner"),
+        ];
+        let (seen, _) = assemble(&cat, &pieces);
+        let places = |l: &Layout| -> Vec<(Option<String>, Option<String>)> {
+            l.missing
+                .iter()
+                .map(|m| (m.after.clone(), m.before.clone()))
+                .collect()
+        };
+        let scout = Some("scout".to_string());
+        assert_eq!(places(&seen), [(scout.clone(), Some("kid".to_string()))]);
+        // The player names the Kid a Commando: the layout is built again, and the place
+        // between is still marked, now before the Commando.
+        let mut cs = Corrections::default();
+        cs.set(Correction {
+            corners: pieces[3].corners,
+            identity: Some("commando".into()),
+            ..Correction::default()
+        });
+        let fixed = cs.apply(&cat, &seen, &pieces);
+        assert_eq!(places(&fixed), [(scout, Some("commando".to_string()))]);
+    }
+
+    #[test]
     fn a_restored_token_is_added_only_when_not_seen() {
         let cat = Catalogue::bundled();
         let mut layout = Layout {

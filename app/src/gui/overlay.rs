@@ -115,9 +115,17 @@ pub fn show(
     }
 
     if let Some(v) = view {
-        // A piece read by a narrow margin: marked for the player to look at.
+        // A piece read by a narrow margin, and a place in a column where a card may lie
+        // unread: marked for the player to look at.
         if options.outlines || options.labels {
-            for corners in v.layout.doubts.iter().filter_map(|d| d.corners) {
+            let missing = v.layout.missing.iter().filter_map(|m| m.corners);
+            for corners in v
+                .layout
+                .doubts
+                .iter()
+                .filter_map(|d| d.corners)
+                .chain(missing)
+            {
                 let pts = quad(&corners);
                 let centre = centre_of(&pts);
                 painter.add(Shape::closed_line(pts, Stroke::new(3.0, WARN)));

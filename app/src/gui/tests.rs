@@ -213,21 +213,25 @@ fn clicking_a_unit_and_netting_it_changes_the_totals() {
     h.get_by_label_contains("Corrections in force: 1");
 }
 
+/// The city of the Hornet a seen frame's layout places, and where it lies.
+fn hornet(layout: &Layout) -> (CityId, Option<Corners>) {
+    layout
+        .cities
+        .iter()
+        .find_map(|c| {
+            let u = c.moloch.iter().find(|u| u.card == "hornet")?;
+            Some((c.id, u.corners))
+        })
+        .expect("the hornet")
+}
+
 #[test]
 fn a_piece_read_by_a_narrow_margin_is_a_warning_until_the_player_corrects_it() {
     let cat = Catalogue::bundled();
     let mut frame = seen(&cat, 1, None);
     if let FromWorker::Seen(s) = &mut frame {
         if let Ok(analysis) = &mut s.analysis {
-            let (city, hornet) = analysis
-                .layout
-                .cities
-                .iter()
-                .find_map(|c| {
-                    let u = c.moloch.iter().find(|u| u.card == "hornet")?;
-                    Some((c.id, u.corners))
-                })
-                .expect("the hornet");
+            let (city, hornet) = hornet(&analysis.layout);
             analysis
                 .layout
                 .doubts
@@ -254,6 +258,34 @@ fn a_piece_read_by_a_narrow_margin_is_a_warning_until_the_player_corrects_it() {
     h.get_by_label("Apply").click();
     h.run();
     assert!(h.query_by_label_contains(warning).is_none());
+}
+
+#[test]
+fn a_place_where_a_card_may_lie_unread_is_a_warning() {
+    let cat = Catalogue::bundled();
+    let mut frame = seen(&cat, 1, None);
+    let FromWorker::Seen(s) = &mut frame else {
+        panic!("a frame seen")
+    };
+    let analysis = s.analysis.as_mut().expect("an analysis");
+    let (city, hornet) = hornet(&analysis.layout);
+    analysis
+        .layout
+        .missing
+        .push(tablelens_engine::layout::MissingCard {
+            city,
+            side: tablelens_engine::Side::Moloch,
+            after: None,
+            before: Some("hornet".into()),
+            corners: hornet.map(|c| c.map(|[x, y]| [x, y - 40.0])),
+        });
+    let mut a = app(Lang::En);
+    a.accept(frame);
+    let mut h = harness(a);
+    h.run();
+    h.get_by_label_contains(
+        "a card may lie unread in the Moloch column between the city and Hornet",
+    );
 }
 
 #[test]

@@ -20,6 +20,7 @@ use super::detect::{Detection, PieceClass};
 use super::face_match::{name_strip, FaceLooks};
 use super::identify::{crop, quarter_turns, Embedder, Gallery, Identity, Thresholds, DIM};
 use super::look_alike::LookAlikes;
+use super::missing_cards;
 use super::par;
 use super::print::{print_likeness, PRINT_LIKENESS, PRINT_SURE};
 use super::sides::is_city;
@@ -992,7 +993,8 @@ fn token_host(placed: &[Placed], pieces: &[Piece], c: [f32; 2]) -> Option<usize>
 /// Builds the layout from identified pieces. Returns it and whether any city was seen.
 /// Each piece placed that was named by a narrow margin is listed in its `doubts`
 /// ([`close_calls`]), with the city it belongs to and, for a token or a module, the unit it
-/// lies on or under.
+/// lies on or under; each place in a column where a card most likely lies unread, in its
+/// `missing` ([`missing_cards`]).
 pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
     let mut layout = Layout::default();
     let unknown = |p: &Piece, why: &str| UnknownPiece {
@@ -1172,6 +1174,7 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
     // In table order, as the warnings read best.
     doubts.sort_by_key(|d| d.city);
     layout.doubts = doubts;
+    layout.missing = missing_cards::find(catalogue, pieces);
     (layout, !cities.is_empty())
 }
 

@@ -127,7 +127,8 @@ pub struct SceneScore {
     /// where the truth has none.
     pub conditions: Option<SceneConditions>,
     /// The layout tells the player to look again: it lists a piece read by a narrow
-    /// margin (`doubts`) or one not identified (`unknown`).
+    /// margin (`doubts`), one not identified (`unknown`) or a place in a column where a card
+    /// may lie unread (`missing`).
     pub flagged: bool,
 }
 
@@ -135,7 +136,9 @@ pub struct SceneScore {
 pub fn score(analysis: &Analysis, truth: &Layout) -> SceneScore {
     let mut s = SceneScore {
         conditions: conditions::of(truth),
-        flagged: !analysis.layout.doubts.is_empty() || !analysis.layout.unknown.is_empty(),
+        flagged: !analysis.layout.doubts.is_empty()
+            || !analysis.layout.unknown.is_empty()
+            || !analysis.layout.missing.is_empty(),
         ..SceneScore::default()
     };
     let tp = truth_pieces(truth);
@@ -367,22 +370,24 @@ pub struct Report {
     /// cards and tokens were in the frame, how steeply the table was seen
     /// ([`conditions::bands`]).
     pub by_condition: Vec<ConditionBands>,
-    /// How well the layouts' doubts and unknown pieces point the player at what was misread.
+    /// How well the layouts' doubts, unknown pieces and missing cards point the player at
+    /// what was misread.
     pub close_calls: CloseCalls,
 }
 
-/// How well the doubts of the layouts ([`close_calls`]) and their pieces not identified
-/// point the player at what was misread: a wrong layout that lists neither is a silent
-/// error; a right one that lists some asks the player to look for nothing.
+/// How well the doubts of the layouts ([`close_calls`]), their pieces not identified and
+/// their missing cards ([`super::missing_cards`]) point the player at what was misread: a
+/// wrong layout that lists none of them is a silent error; a right one that lists some asks
+/// the player to look for nothing.
 #[derive(Debug, Clone, Copy, Default, Serialize)]
 pub struct CloseCalls {
     /// Scenes not exactly right.
     pub not_exact: usize,
-    /// Of them, those whose layout lists a doubt or a piece not identified.
+    /// Of them, those whose layout lists a doubt, a piece not identified or a missing card.
     pub not_exact_flagged: usize,
     /// Scenes exactly right.
     pub exact: usize,
-    /// Of them, those whose layout lists a doubt or a piece not identified.
+    /// Of them, those whose layout lists a doubt, a piece not identified or a missing card.
     pub exact_flagged: usize,
     /// Pieces named wrong (matched to the truth), and of them those read by a narrow margin.
     pub named_wrong: usize,
@@ -590,6 +595,50 @@ mod tests {
             confusions: confusions.iter().map(|c| c.to_string()).collect(),
             ..SceneScore::default()
         }
+    }
+
+    #[test]
+    fn a_layout_listing_a_doubt_an_unknown_piece_or_a_missing_card_is_flagged() {
+        let truth = Layout::default();
+        let flagged = |layout: Layout| {
+            let analysis = Analysis {
+                layout,
+                has_cities: false,
+                pieces: Vec::new(),
+                times: StageTimes::default(),
+                steps: Vec::new(),
+            };
+            score(&analysis, &truth).flagged
+        };
+        assert!(!flagged(Layout::default()));
+        let missing = tablelens_engine::layout::MissingCard {
+            city: tablelens_engine::CityId::IronGate,
+            side: tablelens_engine::Side::Outpost,
+            after: None,
+            before: Some("trooper".into()),
+            corners: None,
+        };
+        assert!(flagged(Layout {
+            missing: vec![missing],
+            ..Layout::default()
+        }));
+        assert!(flagged(Layout {
+            unknown: vec![tablelens_engine::layout::UnknownPiece {
+                kind: "card".into(),
+                corners: None,
+            }],
+            ..Layout::default()
+        }));
+        assert!(flagged(Layout {
+            doubts: vec![tablelens_engine::layout::Doubt {
+                read: "trooper".into(),
+                could_be: "scout".into(),
+                city: None,
+                on: None,
+                corners: None,
+            }],
+            ..Layout::default()
+        }));
     }
 
     #[test]

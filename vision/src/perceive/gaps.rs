@@ -172,6 +172,10 @@ pub struct Place {
     /// lies), and not beyond its last named unit (where only a card left unknown further
     /// out says the column goes on).
     pub inside: bool,
+    /// The named units on either side of the place (their indices among the pieces): the
+    /// one nearer the city (none where the place lies against it) and the one further out
+    /// (none beyond the column's last named unit).
+    pub between: [Option<usize>; 2],
 }
 
 /// The named unit cards of the columns (the unit of its column's side), in order: city by
@@ -234,14 +238,10 @@ pub fn missing(pieces: &[Piece], catalogue: &Catalogue) -> Vec<Place> {
     let cities = city_frames(pieces);
     let units = column_units(pieces, catalogue, &cities);
     let found = neighbours(pieces, &units);
-    // Neighbouring pairs of one column, with their distance in card lengths and their side.
-    let pairs: Vec<(&Quad, Quad, f32, Side)> = found
-        .iter()
-        .map(|&(k, _, b, d)| (&pieces[units[k].piece].corners, b, d, units[k].side))
-        .collect();
     let step = frame_step(&found).unwrap_or(DEFAULT_STEP);
     let mut out = Vec::new();
-    for (a, b, d, side) in pairs {
+    // Neighbouring pairs of one column, with their distance in card lengths.
+    for &(k, l, b, d) in &found {
         if d <= ONE_STEP {
             continue;
         }
@@ -249,12 +249,18 @@ pub fn missing(pieces: &[Piece], catalogue: &Catalogue) -> Vec<Place> {
         if gaps == 0 || gaps > MOST_MISSING {
             continue;
         }
-        for k in 1..=gaps {
+        let (inner, outer) = (&units[k], &units[l]);
+        for n in 1..=gaps {
             out.push(Place {
-                quad: between(a, &b, k as f32 / (gaps + 1) as f32),
-                side,
+                quad: between(
+                    &pieces[inner.piece].corners,
+                    &b,
+                    n as f32 / (gaps + 1) as f32,
+                ),
+                side: inner.side,
                 bar: BAR,
                 inside: true,
+                between: [Some(inner.piece), Some(outer.piece)],
             });
         }
     }
@@ -296,6 +302,7 @@ pub fn missing(pieces: &[Piece], catalogue: &Catalogue) -> Vec<Place> {
                 side: u.side,
                 bar: FIRST_BAR,
                 inside: true,
+                between: [None, Some(u.piece)],
             });
         }
     }
@@ -475,6 +482,7 @@ fn beyond(pieces: &[Piece], cities: &[Frame], units: &[InColumn], step: f32) -> 
                 side: u.side,
                 bar: FIRST_BAR,
                 inside: false,
+                between: [Some(u.piece), None],
             });
         }
     }
@@ -637,6 +645,7 @@ mod tests {
             side: Side::Outpost,
             bar: BAR,
             inside,
+            between: [None, None],
         };
         // Three crops: the second is the most like an Outpost unit face (a Moloch face
         // counts for nothing in an Outpost column).

@@ -30,6 +30,7 @@ pub mod gaps;
 pub mod identify;
 pub mod light;
 pub mod look_alike;
+pub mod missing_cards;
 pub mod nn;
 pub mod par;
 pub mod peaks;
