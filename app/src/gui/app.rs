@@ -229,7 +229,7 @@ impl TableLensApp {
         match m {
             FromWorker::Seen(seen) => {
                 if let Ok(a) = &seen.analysis {
-                    self.corrections.track(&a.pieces);
+                    self.corrections.track(&a.pieces, &a.layout.missing);
                 }
                 self.seen = Some(seen);
                 self.texture_stale = true;
@@ -840,7 +840,9 @@ impl TableLensApp {
             }
         }
         ui.separator();
-        panels::findings(ui, lang, &view);
+        if let Some(place) = panels::findings(ui, cat, lang, &view) {
+            clicked = Some(place);
+        }
         if !self.corrections.all().is_empty() {
             ui.separator();
             ui.horizontal(|ui| {

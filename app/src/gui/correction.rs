@@ -3,9 +3,16 @@
 //! is tied to where the piece lies in the frame; it sticks while a piece is seen there and
 //! is forgotten when that place stays empty for a few frames. The player is the final
 //! authority: corrections are applied to what the vision saw before the rules run.
+//!
+//! A place where the layout lists a card missing from a column (`Layout::missing`: the
+//! column leaves room for a card nothing found or named) can be corrected too: the card the
+//! player names there is added to what the vision saw, and the correction sticks while the
+//! vision still lists the place or comes to see a piece there.
 
-use tablelens_engine::{Catalogue, Corners, Layout, Token};
+use tablelens_engine::layout::MissingCard;
+use tablelens_engine::{Catalogue, Corners, Kind, Layout, Token};
 use tablelens_vision::perceive::assemble::{assemble, Piece};
+use tablelens_vision::perceive::PieceClass;
 
 /// Frames a correction survives without its piece in view.
 pub const MISSES_ALLOWED: u32 = 3;
@@ -69,6 +76,26 @@ pub fn contains(c: &Corners, p: [f32; 2]) -> bool {
     inside
 }
 
+/// The corners of the place `missing` lists at `corners`, if any.
+pub fn missing_at(missing: &[MissingCard], corners: &Corners) -> Option<Corners> {
+    missing
+        .iter()
+        .filter_map(|m| m.corners)
+        .find(|m| same_place(m, corners))
+}
+
+/// A piece the player named at a place where the vision saw none: a card (or a city), a
+/// module strip, or a token or marker, by what the id names.
+fn named_piece(cat: &Catalogue, id: &str, corners: Corners) -> Piece {
+    let class = match cat.card(id) {
+        Some(card) if card.kind == Kind::Module => PieceClass::Strip,
+        Some(_) => PieceClass::Card,
+        None if id.starts_with("token_") || id.starts_with("marker_") => PieceClass::Small,
+        None => PieceClass::Card,
+    };
+    Piece::sure(class, corners, id)
+}
+
 /// Every correction in force.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Corrections {
@@ -106,14 +133,16 @@ impl Corrections {
     }
 
     /// Follows the pieces of a new frame: a correction whose piece is seen moves with it,
-    /// one whose piece is missing for more than [`MISSES_ALLOWED`] frames is dropped.
-    pub fn track(&mut self, pieces: &[Piece]) {
+    /// one at a place the frame's layout lists as `missing` stays, and one whose piece is
+    /// missing for more than [`MISSES_ALLOWED`] frames is dropped.
+    pub fn track(&mut self, pieces: &[Piece], missing: &[MissingCard]) {
         for c in &mut self.list {
             match pieces.iter().find(|p| same_place(&p.corners, &c.corners)) {
                 Some(p) => {
                     c.corners = p.corners;
                     c.missed = 0;
                 }
+                None if missing_at(missing, &c.corners).is_some() => c.missed = 0,
                 None => c.missed += 1,
             }
         }
@@ -121,12 +150,13 @@ impl Corrections {
     }
 
     /// The layout with the corrections applied. Identity corrections rebuild the layout from
-    /// the corrected pieces (so a piece the vision could not name takes its place); tokens
-    /// and nets are then set on the unit at the corrected place, and restored tokens added
-    /// where the vision does not see them.
+    /// the corrected pieces (so a piece the vision could not name takes its place, and a
+    /// card named at a place `seen` lists as missing is added there); tokens and nets are
+    /// then set on the unit at the corrected place, and restored tokens added where the
+    /// vision does not see them.
     pub fn apply(&self, cat: &Catalogue, seen: &Layout, pieces: &[Piece]) -> Layout {
         let mut layout = if self.list.iter().any(|c| c.identity.is_some()) {
-            let fixed: Vec<Piece> = pieces
+            let mut fixed: Vec<Piece> = pieces
                 .iter()
                 .map(|p| {
                     let mut p = p.clone();
@@ -136,6 +166,13 @@ impl Corrections {
                     p
                 })
                 .collect();
+            for c in &self.list {
+                let Some(id) = &c.identity else { continue };
+                let unseen = !pieces.iter().any(|p| same_place(&p.corners, &c.corners));
+                if let Some(place) = missing_at(&seen.missing, &c.corners).filter(|_| unseen) {
+                    fixed.push(named_piece(cat, id, place));
+                }
+            }
             let (mut l, _) = assemble(cat, &fixed);
             l.emp_assault = seen.emp_assault;
             l
@@ -193,7 +230,7 @@ mod tests {
     #[test]
     fn a_correction_sticks_while_its_piece_is_in_view() {
         let piece = Piece {
-            class: tablelens_vision::perceive::PieceClass::Card,
+            class: PieceClass::Card,
             corners: quad(100.0, 100.0),
             score: 0.9,
             id: None,
@@ -209,11 +246,11 @@ mod tests {
         });
         let mut moved = piece.clone();
         moved.corners = quad(105.0, 102.0);
-        cs.track(std::slice::from_ref(&moved));
+        cs.track(std::slice::from_ref(&moved), &[]);
         assert_eq!(cs.all().len(), 1);
         assert_eq!(cs.all()[0].corners, quad(105.0, 102.0));
         for _ in 0..=MISSES_ALLOWED {
-            cs.track(&[]);
+            cs.track(&[], &[]);
         }
         assert!(cs.all().is_empty());
     }
@@ -250,13 +287,12 @@ mod tests {
         assert_eq!(reads, ["trooper"]);
     }
 
-    #[test]
-    fn a_place_where_a_card_may_lie_unread_stays_marked_when_a_neighbour_is_renamed() {
-        let cat = Catalogue::bundled();
-        // Ziggy One upright at (300, 300); its Outpost column below it, a step of 72 px
-        // between its cards but for a double step between the second and third.
+    /// Ziggy One upright at (300, 300) and the units of its Outpost column below it, from
+    /// the city out: a step of 72 px between their middles but for a double step between
+    /// the second and third.
+    fn column(units: &[&str]) -> Vec<Piece> {
         let card = |y: f32, id: &str| Piece {
-            class: tablelens_vision::perceive::PieceClass::Card,
+            class: PieceClass::Card,
             corners: quad(270.0, y - 45.0),
             score: 0.9,
             id: Some(id.into()),
@@ -264,13 +300,17 @@ mod tests {
             best: id.into(),
             similarities: vec![(id.into(), 0.9)],
         };
-        let pieces = [
-            card(300.0, "ziggy_one"),
-            card(400.0, "trooper"),
-            card(472.0, "scout"),
-            card(616.0, "kid"),
-            card(688.0, "runner"),
-        ];
+        let ys = [400.0, 472.0, 616.0, 688.0];
+        std::iter::once(card(300.0, "ziggy_one"))
+            .chain(units.iter().zip(ys).map(|(id, y)| card(y, id)))
+            .collect()
+    }
+
+    #[test]
+    fn a_place_where_a_card_may_lie_unread_stays_marked_when_a_neighbour_is_renamed() {
+        let cat = Catalogue::bundled();
+        // Ziggy One's Outpost column, a double step between the second and third unit.
+        let pieces = column(&["trooper", "scout", "kid", "runner"]);
         let (seen, _) = assemble(&cat, &pieces);
         let places = |l: &Layout| -> Vec<(Option<String>, Option<String>)> {
             l.missing
@@ -290,6 +330,54 @@ mod tests {
         });
         let fixed = cs.apply(&cat, &seen, &pieces);
         assert_eq!(places(&fixed), [(scout, Some("commando".to_string()))]);
+    }
+
+    #[test]
+    fn a_card_named_where_one_is_missing_joins_its_column_while_the_place_is_listed() {
+        let cat = Catalogue::bundled();
+        let pieces = column(&["trooper", "scout", "kid"]);
+        let (seen, _) = assemble(&cat, &pieces);
+        let place = seen.missing[0].corners.expect("where the card would lie");
+        // The player says a Commando lies there, with a +1 token on it.
+        let mut cs = Corrections::default();
+        cs.set(Correction {
+            corners: place,
+            identity: Some("commando".into()),
+            tokens: Some(vec![Token::Plus1]),
+            ..Correction::default()
+        });
+        let fixed = cs.apply(&cat, &seen, &pieces);
+        let column: Vec<(&str, &[Token])> = fixed.cities[0]
+            .outpost
+            .iter()
+            .map(|u| (u.card.as_str(), u.tokens.as_slice()))
+            .collect();
+        assert_eq!(
+            column,
+            [
+                ("trooper", &[][..]),
+                ("scout", &[]),
+                ("commando", &[Token::Plus1]),
+                ("kid", &[])
+            ]
+        );
+        assert!(fixed.missing.is_empty(), "{:?}", fixed.missing);
+        // It stays while the vision still lists the place, however many frames.
+        for _ in 0..=MISSES_ALLOWED {
+            cs.track(&pieces, &seen.missing);
+        }
+        assert_eq!(cs.all().len(), 1);
+        // A name given where nothing is missing adds no card.
+        let none = Layout {
+            missing: Vec::new(),
+            ..seen.clone()
+        };
+        assert_eq!(cs.apply(&cat, &none, &pieces).cities[0].outpost.len(), 3);
+        // Neither seen nor listed: it goes after a few frames.
+        for _ in 0..=MISSES_ALLOWED {
+            cs.track(&pieces, &[]);
+        }
+        assert!(cs.all().is_empty());
     }
 
     #[test]

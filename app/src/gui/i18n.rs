@@ -127,6 +127,7 @@ const TABLE: &[(&str, &str, &str, &str)] = &[
     ("corrected", "corrected by you", "poprawione przez ciebie", "általad javítva"),
     ("corrections", "Corrections in force", "Obowiązujące poprawki", "Érvényes javítások"),
     ("click_hint", "Click a piece to correct it.", "Kliknij element, aby go poprawić.", "Kattints egy elemre a javításhoz."),
+    ("name_missing", "name the card that may lie unread here", "nazwij kartę, która może tu leżeć nierozpoznana", "nevezd meg a kártyát, amely itt felismeretlenül fekhet"),
     ("vision", "Vision", "Wizja", "Látás"),
     ("truth", "Truth", "Prawda", "Valóság"),
     ("wizard_title", "Enrol your pieces", "Naucz tablelens swoich elementów", "Tanítsd meg a saját elemeidet"),

@@ -3,13 +3,14 @@
 //! the pieces read by a narrow margin (marked "?"), and (on the demo table) the truth.
 //! Clicking a piece selects it for correction.
 
-use super::correction::{contains, Corrections};
+use super::correction::{centre, contains, same_place, Corrections};
 use super::i18n::{city_name, component_name, tr, Lang};
 use super::panels::{side_colour, WARN};
 use super::view::View;
 use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Shape, Stroke, Vec2};
 use tablelens_engine::{Catalogue, CityId, Corners, Layout};
 use tablelens_vision::perceive::assemble::Piece;
+use tablelens_vision::perceive::PieceClass;
 
 const CITY: Color32 = Color32::from_rgb(235, 200, 90);
 const SMALL: Color32 = Color32::from_rgb(120, 190, 255);
@@ -76,7 +77,7 @@ pub fn show(
     for p in pieces {
         let colour = piece_colour(cat, p);
         let corrected = corrections.at(&p.corners).is_some();
-        let is_selected = selected.is_some_and(|s| super::correction::same_place(s, &p.corners));
+        let is_selected = selected.is_some_and(|s| same_place(s, &p.corners));
         if options.outlines || is_selected {
             let (w, col) = if is_selected {
                 (4.0, Color32::WHITE)
@@ -112,6 +113,29 @@ pub fn show(
                 tag(&painter, anchor, &text, colour, &font);
             }
         }
+    }
+
+    // A card the player named where the vision saw none (at a place where a card may lie
+    // unread), and such a place selected.
+    let unseen = |c: &Corners| !pieces.iter().any(|p| same_place(&p.corners, c));
+    for c in corrections.all().iter().filter(|c| unseen(&c.corners)) {
+        let Some(id) = &c.identity else { continue };
+        let pts = quad(&c.corners);
+        let anchor = centre_of(&pts);
+        painter.add(Shape::closed_line(pts, Stroke::new(3.0, CORRECTED)));
+        if options.labels {
+            let text = match view.and_then(|v| v.unit_at(&c.corners)) {
+                Some(u) => format!("{} {}", component_name(cat, lang, id), u.total),
+                None => component_name(cat, lang, id),
+            };
+            tag(&painter, anchor, &text, CORRECTED, &font);
+        }
+    }
+    if let Some(s) = selected.filter(|s| unseen(s)) {
+        painter.add(Shape::closed_line(
+            quad(s),
+            Stroke::new(4.0, Color32::WHITE),
+        ));
     }
 
     if let Some(v) = view {
@@ -164,14 +188,35 @@ pub fn show(
             (pos.x - img_rect.min.x) / scale,
             (pos.y - img_rect.min.y) / scale,
         ];
-        // The smallest piece under the pointer: a token on a card wins over the card.
-        return pieces
-            .iter()
-            .filter(|q| contains(&q.corners, p))
-            .min_by(|a, b| area(&a.corners).total_cmp(&area(&b.corners)))
-            .map(|q| q.corners);
+        let missing: Vec<Corners> = view
+            .map(|v| v.layout.missing.iter().filter_map(|m| m.corners).collect())
+            .unwrap_or_default();
+        return picked(pieces, &missing, p);
     }
     None
+}
+
+/// What a click at `p` (frame pixels) picks: the smallest piece under it (a token on a card
+/// wins over the card), or a place where a card may lie unread (`missing`) under it, where
+/// no piece but a card is, and the place's middle is nearer than the card's.
+fn picked(pieces: &[Piece], missing: &[Corners], p: [f32; 2]) -> Option<Corners> {
+    let piece = pieces
+        .iter()
+        .filter(|q| contains(&q.corners, p))
+        .min_by(|a, b| area(&a.corners).total_cmp(&area(&b.corners)));
+    let off = |c: &Corners| {
+        let m = centre(c);
+        (m[0] - p[0]).hypot(m[1] - p[1])
+    };
+    let place = missing
+        .iter()
+        .filter(|c| contains(c, p))
+        .min_by(|a, b| off(a).total_cmp(&off(b)));
+    match (piece, place) {
+        (Some(q), Some(m)) if q.class == PieceClass::Card && off(m) < off(&q.corners) => Some(*m),
+        (Some(q), _) => Some(q.corners),
+        (None, m) => m.copied(),
+    }
 }
 
 fn closed(mut pts: Vec<Pos2>) -> Vec<Pos2> {
@@ -241,4 +286,41 @@ fn truth_outlines(t: &Layout) -> Vec<Corners> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn piece(class: PieceClass, x: f32, y: f32, w: f32, h: f32) -> Piece {
+        Piece {
+            class,
+            corners: [[x, y], [x + w, y], [x + w, y + h], [x, y + h]],
+            score: 0.9,
+            id: None,
+            similarity: 0.0,
+            best: String::new(),
+            similarities: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_click_picks_the_smallest_piece_or_a_missing_card_nearer_than_the_card_under_it() {
+        // A card at 0..60 x 0..90, a token on it, and a place where a card may lie unread
+        // overlapping the card's lower half (60..150).
+        let card = piece(PieceClass::Card, 0.0, 0.0, 60.0, 90.0);
+        let token = piece(PieceClass::Small, 10.0, 10.0, 18.0, 18.0);
+        let place: Corners = [[0.0, 60.0], [60.0, 60.0], [60.0, 150.0], [0.0, 150.0]];
+        let pieces = [card.clone(), token.clone()];
+        let at = |x, y| picked(&pieces, &[place], [x, y]);
+        assert_eq!(at(15.0, 15.0), Some(token.corners));
+        assert_eq!(at(30.0, 20.0), Some(card.corners));
+        // Where both lie, the one whose middle is nearer.
+        assert_eq!(at(30.0, 70.0), Some(card.corners));
+        assert_eq!(at(30.0, 85.0), Some(place));
+        // Where the place alone lies, and where nothing does.
+        assert_eq!(at(30.0, 120.0), Some(place));
+        assert_eq!(at(300.0, 300.0), None);
+        assert_eq!(picked(&pieces, &[], [30.0, 85.0]), Some(card.corners));
+    }
 }

@@ -5,7 +5,7 @@ use super::i18n::{city_name, component_name, tr, Lang};
 use super::report::{part_label, verdict};
 use super::view::{CityTotals, View};
 use eframe::egui::{self, Color32, RichText};
-use tablelens_engine::{BattleResult, Catalogue, Side, SideStrength, Winner};
+use tablelens_engine::{BattleResult, Catalogue, Corners, Side, SideStrength, Winner};
 
 /// Moloch's colour.
 pub const MOLOCH: Color32 = Color32::from_rgb(230, 80, 70);
@@ -144,8 +144,9 @@ fn side_units(
     clicked
 }
 
-/// Violations and warnings, and how many pieces were not identified.
-pub fn findings(ui: &mut egui::Ui, lang: Lang, view: &View) {
+/// Violations and warnings, and how many pieces were not identified; a link to each place
+/// where a card may lie unread (`Layout::missing`). Returns the place clicked.
+pub fn findings(ui: &mut egui::Ui, cat: &Catalogue, lang: Lang, view: &View) -> Option<Corners> {
     let (violations, warnings): (&[String], &[String]) = match &view.battle {
         Some(Ok(r)) => (&r.violations, &r.warnings),
         _ => (&[], &[]),
@@ -174,4 +175,21 @@ pub fn findings(ui: &mut egui::Ui, lang: Lang, view: &View) {
     if warnings.iter().any(|w| w.contains("confirm")) {
         ui.label(RichText::new(tr(lang, "unconfirmed_hint")).small().weak());
     }
+    let mut clicked = None;
+    for m in &view.layout.missing {
+        let Some(corners) = m.corners else { continue };
+        let side = match m.side {
+            Side::Moloch => tr(lang, "moloch"),
+            Side::Outpost => tr(lang, "outpost"),
+        };
+        let text = format!(
+            "{} ({side}): {}",
+            city_name(cat, lang, m.city),
+            tr(lang, "name_missing")
+        );
+        if ui.link(text).clicked() {
+            clicked = Some(corners);
+        }
+    }
+    clicked
 }

@@ -13,6 +13,7 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use std::sync::mpsc::channel;
 use std::sync::Arc;
+use tablelens_engine::layout::MissingCard;
 use tablelens_engine::{battle, Catalogue, CityId, Corners, Layout, Token};
 use tablelens_vision::perceive::assemble::Piece;
 use tablelens_vision::perceive::{Analysis, PieceClass, StageTimes};
@@ -213,6 +214,24 @@ fn clicking_a_unit_and_netting_it_changes_the_totals() {
     h.get_by_label_contains("Corrections in force: 1");
 }
 
+/// The analysis of a frame seen.
+fn analysis_of(frame: &FromWorker) -> &Analysis {
+    match frame {
+        FromWorker::Seen(s) => s.analysis.as_ref().expect("an analysis"),
+        _ => panic!("a frame seen"),
+    }
+}
+
+/// A frame seen whose layout also lists a place where a card may lie unread.
+fn with_missing(mut frame: FromWorker, place: MissingCard) -> FromWorker {
+    if let FromWorker::Seen(s) = &mut frame {
+        if let Ok(analysis) = &mut s.analysis {
+            analysis.layout.missing.push(place);
+        }
+    }
+    frame
+}
+
 /// The city of the Hornet a seen frame's layout places, and where it lies.
 fn hornet(layout: &Layout) -> (CityId, Option<Corners>) {
     layout
@@ -263,22 +282,18 @@ fn a_piece_read_by_a_narrow_margin_is_a_warning_until_the_player_corrects_it() {
 #[test]
 fn a_place_where_a_card_may_lie_unread_is_a_warning() {
     let cat = Catalogue::bundled();
-    let mut frame = seen(&cat, 1, None);
-    let FromWorker::Seen(s) = &mut frame else {
-        panic!("a frame seen")
-    };
-    let analysis = s.analysis.as_mut().expect("an analysis");
-    let (city, hornet) = hornet(&analysis.layout);
-    analysis
-        .layout
-        .missing
-        .push(tablelens_engine::layout::MissingCard {
+    let frame = seen(&cat, 1, None);
+    let (city, hornet) = hornet(&analysis_of(&frame).layout);
+    let frame = with_missing(
+        frame,
+        MissingCard {
             city,
             side: tablelens_engine::Side::Moloch,
             after: None,
             before: Some("hornet".into()),
             corners: hornet.map(|c| c.map(|[x, y]| [x, y - 40.0])),
-        });
+        },
+    );
     let mut a = app(Lang::En);
     a.accept(frame);
     let mut h = harness(a);
@@ -286,6 +301,54 @@ fn a_place_where_a_card_may_lie_unread_is_a_warning() {
     h.get_by_label_contains(
         "a card may lie unread in the Moloch column between the city and Hornet",
     );
+}
+
+#[test]
+fn the_player_names_a_card_the_vision_says_may_lie_unread_and_it_counts() {
+    let cat = Catalogue::bundled();
+    let full = {
+        let mut a = app(Lang::En);
+        a.accept(seen(&cat, 1, None));
+        a.view().unwrap().battle.clone().unwrap().unwrap()
+    };
+    let (city, place) = hornet(&analysis_of(&seen(&cat, 1, None)).layout);
+    // The vision missed the Hornet, and says a card may lie unread where it lies.
+    let frame = with_missing(
+        seen(&cat, 1, Some("hornet")),
+        MissingCard {
+            city,
+            side: tablelens_engine::Side::Moloch,
+            after: None,
+            before: None,
+            corners: place,
+        },
+    );
+    let mut a = app(Lang::En);
+    a.accept(frame);
+    let missed = a.view().unwrap().battle.clone().unwrap().unwrap();
+    assert!(missed.moloch.total < full.moloch.total, "{missed:?}");
+    let mut h = harness(a);
+    h.run();
+    h.get_by_label_contains("(Moloch): name the card that may lie unread here")
+        .click();
+    h.run();
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Identity")
+        .click();
+    h.run();
+    h.get_by_label("Hornet").scroll_to_me();
+    h.run();
+    h.get_by_label("Hornet").click();
+    h.run();
+    h.get_by_label("Apply").click();
+    h.run();
+    let app = h.state();
+    assert_eq!(app.corrections.all().len(), 1);
+    let named = app.view().unwrap().battle.clone().unwrap().unwrap();
+    assert_eq!(named.moloch.total, full.moloch.total, "{named:?}");
+    assert!(app.view().unwrap().layout.missing.is_empty());
+    assert!(h
+        .query_by_label_contains("name the card that may lie unread here")
+        .is_none());
 }
 
 #[test]

@@ -385,7 +385,7 @@ impl Worker {
         } else {
             &self.catalogue
         };
-        self.corrections.track(&a.pieces);
+        self.corrections.track(&a.pieces, &a.layout.missing);
         let layout = self.corrections.apply(cat, &a.layout, &a.pieces);
         match seen.frame.position {
             Some((step, _)) => {

@@ -59,6 +59,21 @@ pub struct Piece {
 }
 
 impl Piece {
+    /// A piece known for sure, not seen: `id` at `corners`, with the detector's confidence
+    /// and the similarity full (a perfect reading of a true layout, or a piece the player
+    /// named where the vision saw none).
+    pub fn sure(class: PieceClass, corners: [[f32; 2]; 4], id: &str) -> Piece {
+        Piece {
+            class,
+            corners,
+            score: 1.0,
+            id: Some(id.to_string()),
+            similarity: 1.0,
+            best: id.to_string(),
+            similarities: Vec::new(),
+        }
+    }
+
     fn center(&self) -> [f32; 2] {
         centre(&self.corners)
     }

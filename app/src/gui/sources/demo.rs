@@ -131,15 +131,7 @@ pub fn perfect_analysis(truth: &Layout) -> Analysis {
     let mut pieces = Vec::new();
     let mut named = |class: PieceClass, corners: Option<Corners>, id: &str| {
         if let Some(corners) = corners {
-            pieces.push(Piece {
-                class,
-                corners,
-                score: 1.0,
-                id: Some(id.to_string()),
-                similarity: 1.0,
-                best: id.to_string(),
-                similarities: Vec::new(),
-            });
+            pieces.push(Piece::sure(class, corners, id));
         }
     };
     for c in &truth.cities {
