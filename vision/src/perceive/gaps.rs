@@ -554,6 +554,33 @@ fn unnamed_look(looks: &[Piece], catalogue: &Catalogue, place: &Place) -> Option
         .max_by(|a, b| a.similarity.total_cmp(&b.similarity))
 }
 
+/// The looks at each place, in order: its guessed quad cropped, slid by [`SLIDES`] either
+/// way, and brought to the edges of what lies there by the corner refiner; each named one
+/// way up ([`look_one_way`]).
+pub(crate) fn look_at(
+    frame: &RgbImage,
+    places: &[Place],
+    embedder: &Embedder,
+    gallery: &Gallery,
+    refiner: &Refiner,
+) -> Result<Vec<Vec<Piece>>, VisionError> {
+    let guessed: Vec<Quad> = places.iter().map(|place| place.quad).collect();
+    let refined = refiner.refine(frame, &guessed)?;
+    let tries: Vec<Detection> = guessed
+        .iter()
+        .zip(refined)
+        .flat_map(|(q, refined)| {
+            std::iter::once(*q)
+                .chain(SLIDES.iter().map(|&s| moved(q, s, s)))
+                .chain(std::iter::once(refined))
+                .map(|corners| Detection::card(corners, 0.0))
+        })
+        .collect();
+    let (looks, _) = look_one_way(frame, &tries, embedder, gallery)?;
+    let per_place = 2 + SLIDES.len();
+    Ok(looks.chunks(per_place).map(<[Piece]>::to_vec).collect())
+}
+
 /// Looks for the cards missing from gaps in the columns (see the module's doc) and adds
 /// those it names to `pieces`, or names an unknown card found there. Each place is cropped
 /// in its guessed quad, slid by [`SLIDES`], and brought to the edges of what lies there by
@@ -573,21 +600,8 @@ pub fn fill(
     if places.is_empty() {
         return Ok(());
     }
-    let guessed: Vec<Quad> = places.iter().map(|place| place.quad).collect();
-    let refined = refiner.refine(frame, &guessed)?;
-    let tries: Vec<Detection> = guessed
-        .iter()
-        .zip(refined)
-        .flat_map(|(q, refined)| {
-            std::iter::once(*q)
-                .chain(SLIDES.iter().map(|&s| moved(q, s, s)))
-                .chain(std::iter::once(refined))
-                .map(|corners| Detection::card(corners, 0.0))
-        })
-        .collect();
-    let (looks, _) = look_one_way(frame, &tries, embedder, gallery)?;
-    let per_place = 2 + SLIDES.len();
-    for (place, looks) in places.iter().zip(looks.chunks(per_place)) {
+    let looks = look_at(frame, &places, embedder, gallery, refiner)?;
+    for (place, looks) in places.iter().zip(&looks) {
         let best = best_unit(looks, catalogue, gallery, place.bar, |_| Some(place.side));
         let best = best.or_else(|| {
             keep_unnamed

@@ -609,6 +609,17 @@ impl Analyzer {
         // Nor is one named weakly that looks nothing like the face it is named.
         face_match::drop_unlike(catalogue, frame, &mut pieces, &self.faces);
         clock.done(Stage::Identify, "unlikely cards dropped");
+        // A place a column still leaves for a card, named by its side's face most like it.
+        missing_cards::name(
+            frame,
+            catalogue,
+            &mut pieces,
+            &self.embedder,
+            &self.gallery,
+            &self.refiner,
+        )?;
+        copies::limit(catalogue, &mut pieces);
+        clock.done(Stage::Identify, "missing cards named");
         assemble::read_on_cards(
             catalogue,
             frame,
