@@ -28,10 +28,11 @@
 //! (most often its best face leads the next by too little) is kept, where asked, as an
 //! unknown card cropped where it was most like a face (`unnamed_look`): the face
 //! comparison and the squared looks, which come next, name some such cards, and one no look
-//! names is dropped with the faint detections. Not beyond a column's end, where one such
-//! card was named a McPherson on bare cloth at a frame's edge. Layouts exact: unseen 912
-//! -> 917 of 1,050 (won 5, lost none), validation 649 -> 650 of 720, recast 788 either
-//! way (won 1, lost 1); no more pieces named wrong.
+//! names is dropped with the faint detections (its place is looked at once more when every
+//! other look is done, and listed if still empty: [`super::missing_cards`]). Not beyond a
+//! column's end, where one such card was named a McPherson on bare cloth at a frame's edge.
+//! Layouts exact: unseen 912 -> 917 of 1,050 (won 5, lost none), validation 649 -> 650 of
+//! 720, recast 788 either way (won 1, lost 1); no more pieces named wrong.
 //!
 //! The first unit of a column, laid against its city, is missed as often: it is the one
 //! most covered. A city is not covered, so the first unit lies about as far from its city

@@ -60,7 +60,7 @@ fn unread(pieces: &[Piece], catalogue: &Catalogue) -> Vec<Place> {
 
 /// Names the card at each place still missing from a column once every other look is done
 /// (the cards dropped as unlikely too): the place's crops, as the gaps' looks cut them
-/// ([`gaps::look_at`]), by the best unit face of its column's side where that reaches
+/// (`gaps::look_at`), by the best unit face of its column's side where that reaches
 /// [`NAMED_BAR`], as the columns say a card lies there. A place none reaches stays missing.
 pub fn name(
     frame: &RgbImage,
