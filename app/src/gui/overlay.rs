@@ -1,7 +1,8 @@
 //! The frame with what the vision saw drawn over it: every piece outlined in its side's
 //! colour and labelled, each unit's strength, each city's totals, the unidentified pieces,
-//! the pieces read by a narrow margin (marked "?"), and (on the demo table) the truth.
-//! Clicking a piece selects it for correction.
+//! the pieces read by a narrow margin and the places where a card may lie unread (marked
+//! "?"), a card the player named at such a place, and (on the demo table) the truth.
+//! Clicking a piece, or such a place, selects it for correction.
 
 use super::correction::{centre, contains, same_place, Corrections};
 use super::i18n::{city_name, component_name, tr, Lang};
@@ -116,18 +117,17 @@ pub fn show(
     }
 
     // A card the player named where the vision saw none (at a place where a card may lie
-    // unread), and such a place selected.
+    // unread: the corrected layout holds a unit there), and such a place selected.
     let unseen = |c: &Corners| !pieces.iter().any(|p| same_place(&p.corners, c));
     for c in corrections.all().iter().filter(|c| unseen(&c.corners)) {
-        let Some(id) = &c.identity else { continue };
+        let (Some(id), Some(unit)) = (&c.identity, view.and_then(|v| v.unit_at(&c.corners))) else {
+            continue;
+        };
         let pts = quad(&c.corners);
         let anchor = centre_of(&pts);
         painter.add(Shape::closed_line(pts, Stroke::new(3.0, CORRECTED)));
         if options.labels {
-            let text = match view.and_then(|v| v.unit_at(&c.corners)) {
-                Some(u) => format!("{} {}", component_name(cat, lang, id), u.total),
-                None => component_name(cat, lang, id),
-            };
+            let text = format!("{} {}", component_name(cat, lang, id), unit.total);
             tag(&painter, anchor, &text, CORRECTED, &font);
         }
     }
