@@ -168,15 +168,20 @@ pub struct Place {
     /// The least similarity at which a crop there names a card: [`BAR`] between two named
     /// units, [`FIRST_BAR`] against the city.
     pub bar: f32,
-    /// Whether the place lies inside its column, between two named units or between the
-    /// city and the first (where the column's steps leave room for a card, one most likely
-    /// lies), and not beyond its last named unit (where only a card left unknown further
-    /// out says the column goes on).
-    pub inside: bool,
     /// The named units on either side of the place (their indices among the pieces): the
     /// one nearer the city (none where the place lies against it) and the one further out
     /// (none beyond the column's last named unit).
     pub between: [Option<usize>; 2],
+}
+
+impl Place {
+    /// Whether the place lies inside its column, between two named units or between the
+    /// city and the first (where the column's steps leave room for a card, one most likely
+    /// lies), and not beyond its last named unit (where only a card left unknown further
+    /// out says the column goes on): a named unit lies further out.
+    pub fn inside(&self) -> bool {
+        self.between[1].is_some()
+    }
 }
 
 /// The named unit cards of the columns (the unit of its column's side), in order: city by
@@ -260,7 +265,6 @@ pub fn missing(pieces: &[Piece], catalogue: &Catalogue) -> Vec<Place> {
                 ),
                 side: inner.side,
                 bar: BAR,
-                inside: true,
                 between: [Some(inner.piece), Some(outer.piece)],
             });
         }
@@ -302,7 +306,6 @@ pub fn missing(pieces: &[Piece], catalogue: &Catalogue) -> Vec<Place> {
                 quad: along_column(q, down, shift),
                 side: u.side,
                 bar: FIRST_BAR,
-                inside: true,
                 between: [None, Some(u.piece)],
             });
         }
@@ -482,7 +485,6 @@ fn beyond(pieces: &[Piece], cities: &[Frame], units: &[InColumn], step: f32) -> 
                 quad: along_column(q, down, shift),
                 side: u.side,
                 bar: FIRST_BAR,
-                inside: false,
                 between: [Some(u.piece), None],
             });
         }
@@ -538,13 +540,23 @@ fn more_alike_unknown(unknown: &Piece, found: &Piece, catalogue: &Catalogue, sid
 /// unit face of the place's side, as an unknown card with that face as its best; none
 /// beyond a column's end. See [`fill`].
 fn unnamed_look(looks: &[Piece], catalogue: &Catalogue, place: &Place) -> Option<Piece> {
-    if !place.inside {
+    if !place.inside() {
         return None;
     }
+    most_like_a_unit(looks, catalogue, place.side)
+}
+
+/// Of `looks` at one place, the one most like a unit face of `side`, left unnamed, with
+/// that face as its best and its likeness to it as its similarity.
+pub(crate) fn most_like_a_unit(
+    looks: &[Piece],
+    catalogue: &Catalogue,
+    side: Side,
+) -> Option<Piece> {
     looks
         .iter()
         .filter_map(|look| {
-            let (face, s, _) = best_unit_face(catalogue, &look.similarities, place.side)?;
+            let (face, s, _) = best_unit_face(catalogue, &look.similarities, side)?;
             Some(Piece {
                 id: None,
                 similarity: s,
@@ -655,12 +667,16 @@ mod tests {
     #[test]
     fn an_inside_place_no_crop_names_keeps_its_most_alike_crop_unknown() {
         let cat = Catalogue::bundled();
-        let place = |inside| Place {
+        // Inside: a named unit (any piece index) lies further out; beyond: none does.
+        let place = |inside: bool| Place {
             quad: card(300.0, 400.0, None, &[]).corners,
             side: Side::Outpost,
             bar: BAR,
-            inside,
-            between: [None, None],
+            between: if inside {
+                [None, Some(0)]
+            } else {
+                [Some(0), None]
+            },
         };
         // Three crops: the second is the most like an Outpost unit face (a Moloch face
         // counts for nothing in an Outpost column).

@@ -31,7 +31,7 @@ use super::detect::PieceClass;
 use super::gaps::{self, Place};
 use super::identify::{Embedder, Gallery};
 use super::refine::{same_card, Refiner};
-use super::sides::{best_unit_face, city_frames, column_of, is_city};
+use super::sides::{city_cards, city_frames, column_of};
 use super::VisionError;
 use image::RgbImage;
 use tablelens_engine::layout::MissingCard;
@@ -49,7 +49,7 @@ pub const NAMED_BAR: f32 = 0.55;
 fn unread(pieces: &[Piece], catalogue: &Catalogue) -> Vec<Place> {
     gaps::missing(pieces, catalogue)
         .into_iter()
-        .filter(|place| place.inside)
+        .filter(Place::inside)
         .filter(|place| {
             !pieces
                 .iter()
@@ -76,21 +76,12 @@ pub fn name(
     }
     let looks = gaps::look_at(frame, &places, embedder, gallery, refiner)?;
     for (place, looks) in places.iter().zip(&looks) {
-        let best = looks
-            .iter()
-            .filter_map(|look| {
-                let (face, similarity, _) =
-                    best_unit_face(catalogue, &look.similarities, place.side)?;
-                Some(Piece {
-                    id: Some(face.to_string()),
-                    similarity,
-                    best: face.to_string(),
-                    ..look.clone()
-                })
-            })
-            .max_by(|a, b| a.similarity.total_cmp(&b.similarity));
+        let best = gaps::most_like_a_unit(looks, catalogue, place.side);
         if let Some(found) = best.filter(|b| b.similarity >= NAMED_BAR) {
-            pieces.push(found);
+            pieces.push(Piece {
+                id: Some(found.best.clone()),
+                ..found
+            });
         }
     }
     Ok(())
@@ -99,21 +90,17 @@ pub fn name(
 /// The places inside the columns of `pieces` (the analysis's last) where a card most likely
 /// lies unread, each with its city, its column's side and the named units either side.
 pub fn find(catalogue: &Catalogue, pieces: &[Piece]) -> Vec<MissingCard> {
-    // The city cards in the order `city_frames` gives their frames.
-    let cities: Vec<CityId> = pieces
-        .iter()
-        .filter(|p| p.class == PieceClass::Card)
-        .filter_map(|p| p.id.as_deref().filter(|id| is_city(id)))
-        .filter_map(|id| CityId::parse_face(id).map(|(city, _)| city))
-        .collect();
+    // The city cards, in the order of their frames.
+    let cards = city_cards(pieces);
     let frames = city_frames(pieces);
     let unit = |i: Option<usize>| i.and_then(|i| pieces.get(i)?.id.clone());
     let mut out: Vec<MissingCard> = unread(pieces, catalogue)
         .into_iter()
         .filter_map(|place| {
             let (k, _, _) = column_of(&frames, centre(&place.quad))?;
+            let (city, _) = CityId::parse_face(pieces[*cards.get(k)?].id.as_deref()?)?;
             Some(MissingCard {
-                city: *cities.get(k)?,
+                city,
                 side: place.side,
                 after: unit(place.between[0]),
                 before: unit(place.between[1]),
@@ -237,7 +224,7 @@ mod tests {
         // unknown card is).
         let mut pieces = column(&[400.0, 472.0]);
         pieces.push(card(300.0, 616.0, None, &[]));
-        assert!(gaps::missing(&pieces, &cat).iter().any(|p| !p.inside));
+        assert!(gaps::missing(&pieces, &cat).iter().any(|p| !p.inside()));
         assert!(find(&cat, &pieces).is_empty());
     }
 }

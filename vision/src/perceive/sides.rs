@@ -47,12 +47,21 @@ pub(crate) fn is_unit(catalogue: &Catalogue, face: &str) -> bool {
     catalogue.card(face).is_some_and(|c| c.kind.is_unit())
 }
 
-/// The axes of every card named as a city.
+/// The cards named as a city (their indices among the pieces), in order.
+pub(crate) fn city_cards(pieces: &[Piece]) -> Vec<usize> {
+    (0..pieces.len())
+        .filter(|&i| {
+            let p = &pieces[i];
+            p.class == PieceClass::Card && p.id.as_deref().is_some_and(is_city)
+        })
+        .collect()
+}
+
+/// The axes of every card named as a city, in [`city_cards`]' order.
 pub(crate) fn city_frames(pieces: &[Piece]) -> Vec<Frame> {
-    pieces
-        .iter()
-        .filter(|p| p.class == PieceClass::Card && p.id.as_deref().is_some_and(is_city))
-        .map(|p| Frame::of(&p.corners))
+    city_cards(pieces)
+        .into_iter()
+        .map(|i| Frame::of(&pieces[i].corners))
         .collect()
 }
 
