@@ -11,6 +11,11 @@
 //! enrolled pictures' light than the training frames were is analysed again with the light
 //! taken out ([`Light::relit`]).
 //!
+//! A light can also carry a colour past the level at which the frame stops (255 as the
+//! camera gave it; less in a channel a relit frame divided by more than 1): the light
+//! keeps that level, [`Light::ceiling`], and a picture is compared with a spot as the
+//! frame could record it ([`Light::clipped`], [`super::look_alike`]).
+//!
 //! A throwaway diagnostic on the validation scenes (seeds 12 / 11 / 13, decks 1, 2 and 5
 //! to 8; 829 spots of +1 and +2 on decks whose two are coloured apart) measured the lead in
 //! hue toward the right one of the two: at 0.5 or more (the lead at which the hue
@@ -59,21 +64,56 @@ pub const FEWEST_CARDS: usize = 3;
 /// beyond that is read as if it were this far off.
 const MOST_GAIN: f32 = 4.0;
 
+/// The level at which a channel of a frame as the camera gave it stops.
+pub const FULL: f32 = 255.0;
+
 /// The light of a frame: what each colour channel is multiplied by, against the light
-/// of the enrolled pictures.
+/// of the enrolled pictures; and the level at which each channel of the frame stops.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Light {
     /// Red, green and blue gains.
     pub gains: [f32; 3],
+    /// The level at which each channel of the frame analysed stops: [`FULL`] for a frame
+    /// as the camera gave it, less for a channel a relit frame divided by more than 1
+    /// ([`Light::relit`]). A colour the light would carry above it is recorded at it.
+    pub ceiling: [f32; 3],
 }
 
 impl Light {
     /// The enrolled pictures' own light.
-    pub const NEUTRAL: Light = Light { gains: [1.0; 3] };
+    pub const NEUTRAL: Light = Light::new([1.0; 3]);
+
+    /// A light of `gains` on a frame as the camera gave it (every channel stops at
+    /// [`FULL`]).
+    pub const fn new(gains: [f32; 3]) -> Light {
+        Light {
+            gains,
+            ceiling: [FULL; 3],
+        }
+    }
+
+    /// This light on a frame whose channels stop at `ceiling`.
+    pub fn under(self, ceiling: [f32; 3]) -> Light {
+        Light { ceiling, ..self }
+    }
 
     /// The colour `seen` under this light, as the enrolled pictures' light shows it.
     pub fn undo(&self, seen: [f32; 3]) -> [f32; 3] {
         [0, 1, 2].map(|ch| seen[ch] / self.gains[ch])
+    }
+
+    /// Level `level` of channel `ch` of an enrolled picture as the frame can show it, with
+    /// the light undone again ([`Light::undo`]): the level itself where the light leaves it
+    /// under the frame's [`Light::ceiling`], else the ceiling undone. A warm lamp can carry
+    /// the red of an orange +2 above what the camera records; undoing the light then makes
+    /// the token more yellow than its picture, and it is the picture seen so that its hue
+    /// is to be compared with ([`super::look_alike`]).
+    pub fn clipped(&self, ch: usize, level: f32) -> f32 {
+        if level * self.gains[ch] > self.ceiling[ch] {
+            self.ceiling[ch] / self.gains[ch]
+        } else {
+            level
+        }
     }
 
     /// The light's colour alone: its gains divided by their mean, so that a light only
@@ -106,16 +146,19 @@ impl Light {
     /// far enough from it that the frame should be analysed again: every channel divided
     /// by its gain where the light is [`RELIGHT_BRIGHTNESS`] times brighter or dimmer,
     /// else [`Light::whitened`] where its colour's [`Light::spread`] is [`RELIGHT_SPREAD`]
-    /// or more; `None` for a light near enough.
-    pub fn relit(&self, frame: &RgbImage) -> Option<RgbImage> {
+    /// or more; with the level at which each of its channels stops (a channel divided by
+    /// `d` stops at [`FULL`] / `d`, or [`FULL`] where that is more). `None` for a light
+    /// near enough.
+    pub fn relit(&self, frame: &RgbImage) -> Option<(RgbImage, [f32; 3])> {
         let brightness = self.brightness();
-        if brightness >= RELIGHT_BRIGHTNESS || brightness * RELIGHT_BRIGHTNESS <= 1.0 {
-            Some(divided(frame, self.gains))
+        let by = if brightness >= RELIGHT_BRIGHTNESS || brightness * RELIGHT_BRIGHTNESS <= 1.0 {
+            self.gains
         } else if self.spread() >= RELIGHT_SPREAD {
-            Some(self.whitened(frame))
+            self.cast()
         } else {
-            None
-        }
+            return None;
+        };
+        Some((divided(frame, by), by.map(|d| (FULL / d).min(FULL))))
     }
 }
 
@@ -179,9 +222,7 @@ impl FaceColours {
         if cards < FEWEST_CARDS || enrolled.iter().any(|&e| e < 1.0) {
             return Light::NEUTRAL;
         }
-        Light {
-            gains: [0, 1, 2].map(|ch| (seen[ch] / enrolled[ch]).clamp(1.0 / MOST_GAIN, MOST_GAIN)),
-        }
+        Light::new([0, 1, 2].map(|ch| (seen[ch] / enrolled[ch]).clamp(1.0 / MOST_GAIN, MOST_GAIN)))
     }
 }
 
@@ -276,12 +317,10 @@ mod tests {
 
     #[test]
     fn whitening_takes_out_the_colour_and_keeps_the_brightness() {
-        let light = Light {
-            gains: [1.2, 0.9, 0.6],
-        };
+        let light = Light::new([1.2, 0.9, 0.6]);
         assert!((light.spread() - 2.0).abs() < 1e-6);
         assert!((Light::NEUTRAL.spread() - 1.0).abs() < 1e-6);
-        let dim = Light { gains: [0.5; 3] };
+        let dim = Light::new([0.5; 3]);
         assert_eq!(dim.cast(), [1.0; 3]);
         assert!((dim.spread() - 1.0).abs() < 1e-6);
         // A grey lit by the light comes out grey again, as bright as it was on the whole.
@@ -295,25 +334,39 @@ mod tests {
     #[test]
     fn only_a_light_far_from_the_enrolled_one_relights_the_frame() {
         let frame = RgbImage::from_pixel(4, 3, Rgb([60, 45, 30]));
-        let near = Light {
-            gains: [1.1, 1.0, 0.9],
-        };
+        let near = Light::new([1.1, 1.0, 0.9]);
         assert!(near.relit(&frame).is_none());
         assert!(Light::NEUTRAL.relit(&frame).is_none());
         // A dim light: brightness and colour are both taken out.
-        let dim = Light {
-            gains: [0.4, 0.3, 0.2],
-        };
+        let dim = Light::new([0.4, 0.3, 0.2]);
         assert!((dim.brightness() - 0.3).abs() < 1e-6);
-        let p = dim.relit(&frame).unwrap().get_pixel(0, 0).0;
+        let p = dim.relit(&frame).unwrap().0.get_pixel(0, 0).0;
         assert_eq!(p, [150, 150, 150]);
         // A coloured light of ordinary brightness: only the colour.
-        let green = Light {
-            gains: [0.7, 1.2, 1.1],
-        };
-        let p = green.relit(&frame).unwrap().get_pixel(0, 0).0;
+        let green = Light::new([0.7, 1.2, 1.1]);
+        let p = green.relit(&frame).unwrap().0.get_pixel(0, 0).0;
         assert_eq!(p, green.whitened(&frame).get_pixel(0, 0).0);
         assert!(p[0] > 60 && p[1] < 45, "{p:?}");
+        // Where a channel was divided by more than 1 it stops lower than 255.
+        let (_, ceiling) = green.relit(&frame).unwrap();
+        let cast = green.cast();
+        assert_eq!(ceiling[0], FULL);
+        assert!((ceiling[1] - FULL / cast[1]).abs() < 1e-3, "{ceiling:?}");
+        assert!((ceiling[2] - FULL / cast[2]).abs() < 1e-3, "{ceiling:?}");
+        assert_eq!(dim.relit(&frame).unwrap().1, [FULL; 3]);
+    }
+
+    #[test]
+    fn a_level_the_light_carries_past_the_ceiling_stops_there() {
+        let warm = Light::new([1.5, 1.0, 0.5]);
+        // Red 200 would be 300: the frame records 255, which undone is 170.
+        assert!((warm.clipped(0, 200.0) - 170.0).abs() < 1e-3);
+        assert_eq!(warm.clipped(0, 100.0), 100.0);
+        assert_eq!(warm.clipped(2, 250.0), 250.0);
+        // A relit frame whose green stops at 200.
+        let relit = Light::new([1.0; 3]).under([FULL, 200.0, FULL]);
+        assert_eq!(relit.clipped(1, 230.0), 200.0);
+        assert_eq!(relit.clipped(0, 230.0), 230.0);
     }
 
     #[test]

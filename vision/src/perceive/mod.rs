@@ -472,8 +472,8 @@ impl Analyzer {
         frame: &RgbImage,
     ) -> Result<Analysis, VisionError> {
         let start = Instant::now();
-        let (first, light) = self.analyze_once(catalogue, frame, &[])?;
-        let Some(relit) = light.relit(frame) else {
+        let (first, light) = self.analyze_once(catalogue, frame, &[], [light::FULL; 3])?;
+        let Some((relit, ceiling)) = light.relit(frame) else {
             return Ok(first);
         };
         let first_ms = start.elapsed().as_secs_f64() * 1000.0;
@@ -483,19 +483,21 @@ impl Analyzer {
             .filter(|p| p.class == PieceClass::Card && p.id.is_some() && p.similarity >= CARRIED)
             .map(|p| Detection::card(p.corners, p.score))
             .collect();
-        let (mut again, _) = self.analyze_once(catalogue, &relit, &named)?;
+        let (mut again, _) = self.analyze_once(catalogue, &relit, &named, ceiling)?;
         again.times.first_pass_ms = first_ms;
         Ok(again)
     }
 
     /// Analyses one frame as it is; and the frame's light, as its named cards show it.
     /// `carried` are cards an analysis of the frame under another light found, looked at
-    /// again where the detector does not find them.
+    /// again where the detector does not find them; `ceiling` is the level at which each
+    /// channel of `frame` stops ([`light::Light::ceiling`]).
     fn analyze_once(
         &self,
         catalogue: &Catalogue,
         frame: &RgbImage,
         carried: &[Detection],
+        ceiling: [f32; 3],
     ) -> Result<(Analysis, light::Light), VisionError> {
         let mut clock = StepClock::start(self);
         let mut detections = self.detector.detect(frame)?;
@@ -638,7 +640,7 @@ impl Analyzer {
         )?;
         clock.done(Stage::OnCards, "on the cards");
         // Read once a frame: the look-alikes' hue here, and whether to relight the frame.
-        let light = self.face_colours.light_of(frame, &pieces);
+        let light = self.face_colours.light_of(frame, &pieces).under(ceiling);
         look_alike::settle(
             frame,
             &mut pieces,
