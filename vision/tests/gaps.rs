@@ -9,7 +9,7 @@ mod common;
 use common::{city_face, named};
 use tablelens_engine::{Catalogue, Layout, Side};
 use tablelens_vision::perceive::assemble::Piece;
-use tablelens_vision::perceive::gaps::{fill, missing};
+use tablelens_vision::perceive::gaps::{fill, missing, Readers};
 use tablelens_vision::perceive::identify::gallery_of;
 use tablelens_vision::perceive::{column_end, REFINER_ONNX};
 use tablelens_vision::perceive::{embedder_fingerprint, Embedder, Gallery, Refiner};
@@ -78,7 +78,7 @@ fn fill_gaps(
     g: &Gallery,
 ) {
     let refiner = Refiner::load(REFINER_ONNX).expect("refiner");
-    fill(frame, cat, pieces, e, g, &refiner, true).expect("fill");
+    fill(frame, cat, pieces, readers(e, g, &refiner), true).expect("fill");
 }
 
 /// [`column_end::look`] as a [`Stage`].
@@ -90,7 +90,16 @@ fn look_beyond(
     g: &Gallery,
 ) {
     let refiner = Refiner::load(REFINER_ONNX).expect("refiner");
-    column_end::look(frame, cat, pieces, e, g, &refiner).expect("look beyond");
+    column_end::look(frame, cat, pieces, readers(e, g, &refiner)).expect("look beyond");
+}
+
+/// The looks' readers of the embedder `e`, the gallery `g` and `refiner`.
+fn readers<'a>(e: &'a Embedder, g: &'a Gallery, refiner: &'a Refiner) -> Readers<'a> {
+    Readers {
+        embedder: e,
+        gallery: g,
+        refiner,
+    }
 }
 
 /// Over six scenes of `seed`, the cards held back by `hold` that `stage` finds, all named

@@ -28,11 +28,11 @@
 use super::assemble::{centre, lerp, look_one_way, median, Piece};
 use super::detect::{Detection, PieceClass};
 use super::gaps::{
-    along_column, best_unit, column_units, frame_step, last_units, neighbours, DEFAULT_STEP,
+    along_column, best_unit, column_units, frame_step, last_units, neighbours, Readers,
+    DEFAULT_STEP,
 };
-use super::identify::{Embedder, Gallery};
 use super::quad_window::Quad;
-use super::refine::{same_card, Refiner};
+use super::refine::same_card;
 use super::sides::{city_frames, column_of, is_unit};
 use super::VisionError;
 use crate::render::draw::luma;
@@ -131,10 +131,13 @@ pub fn look(
     frame: &RgbImage,
     catalogue: &Catalogue,
     pieces: &mut Vec<Piece>,
-    embedder: &Embedder,
-    gallery: &Gallery,
-    refiner: &Refiner,
+    readers: Readers,
 ) -> Result<(), VisionError> {
+    let Readers {
+        embedder,
+        gallery,
+        refiner,
+    } = readers;
     let (guesses, sides): (Vec<Quad>, Vec<Side>) = ends(
         pieces,
         catalogue,

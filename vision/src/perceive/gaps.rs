@@ -567,16 +567,34 @@ pub(crate) fn most_like_a_unit(
         .max_by(|a, b| a.similarity.total_cmp(&b.similarity))
 }
 
+/// What a look at places on the table where a card may lie reads them with: the embedder,
+/// the gallery its embeddings are matched against, and the corner refiner that brings a
+/// guessed quad to the edges of what lies there. The gaps' looks ([`fill`]), the look
+/// beyond a column's end (`column_end::look`) and the naming of the cards still missing
+/// (`missing_cards::name`) all take it.
+#[derive(Clone, Copy)]
+pub struct Readers<'a> {
+    /// The card embedder.
+    pub embedder: &'a Embedder,
+    /// The enrolled faces and thresholds.
+    pub gallery: &'a Gallery,
+    /// The corner refiner.
+    pub refiner: &'a Refiner,
+}
+
 /// The looks at each place, in order: its guessed quad cropped, slid by [`SLIDES`] either
 /// way, and brought to the edges of what lies there by the corner refiner; each named one
 /// way up ([`look_one_way`]).
 pub(crate) fn look_at(
     frame: &RgbImage,
     places: &[Place],
-    embedder: &Embedder,
-    gallery: &Gallery,
-    refiner: &Refiner,
+    readers: Readers,
 ) -> Result<Vec<Vec<Piece>>, VisionError> {
+    let Readers {
+        embedder,
+        gallery,
+        refiner,
+    } = readers;
     let guessed: Vec<Quad> = places.iter().map(|place| place.quad).collect();
     let refined = refiner.refine(frame, &guessed)?;
     let tries: Vec<Detection> = guessed
@@ -604,18 +622,18 @@ pub fn fill(
     frame: &RgbImage,
     catalogue: &Catalogue,
     pieces: &mut Vec<Piece>,
-    embedder: &Embedder,
-    gallery: &Gallery,
-    refiner: &Refiner,
+    readers: Readers,
     keep_unnamed: bool,
 ) -> Result<(), VisionError> {
     let places = missing(pieces, catalogue);
     if places.is_empty() {
         return Ok(());
     }
-    let looks = look_at(frame, &places, embedder, gallery, refiner)?;
+    let looks = look_at(frame, &places, readers)?;
     for (place, looks) in places.iter().zip(&looks) {
-        let best = best_unit(looks, catalogue, gallery, place.bar, |_| Some(place.side));
+        let best = best_unit(looks, catalogue, readers.gallery, place.bar, |_| {
+            Some(place.side)
+        });
         let best = best.or_else(|| {
             keep_unnamed
                 .then(|| unnamed_look(looks, catalogue, place))

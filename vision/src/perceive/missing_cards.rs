@@ -28,9 +28,8 @@
 
 use super::assemble::{centre, Piece};
 use super::detect::PieceClass;
-use super::gaps::{self, Place};
-use super::identify::{Embedder, Gallery};
-use super::refine::{same_card, Refiner};
+use super::gaps::{self, Place, Readers};
+use super::refine::same_card;
 use super::sides::{city_cards, city_frames, column_of};
 use super::VisionError;
 use image::RgbImage;
@@ -66,15 +65,13 @@ pub fn name(
     frame: &RgbImage,
     catalogue: &Catalogue,
     pieces: &mut Vec<Piece>,
-    embedder: &Embedder,
-    gallery: &Gallery,
-    refiner: &Refiner,
+    readers: Readers,
 ) -> Result<(), VisionError> {
     let places = unread(pieces, catalogue);
     if places.is_empty() {
         return Ok(());
     }
-    let looks = gaps::look_at(frame, &places, embedder, gallery, refiner)?;
+    let looks = gaps::look_at(frame, &places, readers)?;
     for (place, looks) in places.iter().zip(&looks) {
         let best = gaps::most_like_a_unit(looks, catalogue, place.side);
         if let Some(found) = best.filter(|b| b.similarity >= NAMED_BAR) {
@@ -174,17 +171,8 @@ mod tests {
         let table = crowded_table(&cat).expect("the crowded table");
         let frame = &table.near.image;
         let read = analyzer.analyze(&cat, frame).expect("analysis");
-        let name_in = |pieces: &mut Vec<Piece>| {
-            name(
-                frame,
-                &cat,
-                pieces,
-                &analyzer.embedder,
-                &analyzer.gallery,
-                &analyzer.refiner,
-            )
-            .expect("looks")
-        };
+        let name_in =
+            |pieces: &mut Vec<Piece>| name(frame, &cat, pieces, analyzer.readers()).expect("looks");
         // A unit with a named neighbour either side in its column, as if no look had found
         // it: its column leaves room for it.
         let units = column_units(&read.pieces, &cat, &city_frames(&read.pieces));

@@ -432,25 +432,13 @@ impl Analyzer {
         Ok(())
     }
 
-    /// Looks for the cards missing from the gaps of the columns ([`gaps::fill`]); with
-    /// `keep_unnamed`, a place none of whose crops names a card keeps its best crop as an
-    /// unknown card.
-    fn fill_gaps(
-        &self,
-        frame: &RgbImage,
-        catalogue: &Catalogue,
-        pieces: &mut Vec<assemble::Piece>,
-        keep_unnamed: bool,
-    ) -> Result<(), VisionError> {
-        gaps::fill(
-            frame,
-            catalogue,
-            pieces,
-            &self.embedder,
-            &self.gallery,
-            &self.refiner,
-            keep_unnamed,
-        )
+    /// What the looks at places where a card may lie read them with.
+    fn readers(&self) -> gaps::Readers<'_> {
+        gaps::Readers {
+            embedder: &self.embedder,
+            gallery: &self.gallery,
+            refiner: &self.refiner,
+        }
     }
 
     /// Names the cards again by where they lie: the city cards by the row's order, then the
@@ -557,7 +545,7 @@ impl Analyzer {
         // A card unseen in a column: between two named units about two steps apart, or
         // between a city and a first unit a step too far out. A place there that no crop
         // names is kept as an unknown card, for the looks below to name.
-        self.fill_gaps(frame, catalogue, &mut pieces, true)?;
+        gaps::fill(frame, catalogue, &mut pieces, self.readers(), true)?;
         clock.done(Stage::Identify, "gaps");
         // Two cards of a column seen as one long card.
         split::look(frame, catalogue, &mut pieces, &self.embedder, &self.gallery)?;
@@ -582,17 +570,10 @@ impl Analyzer {
         // them (validation layouts exact 369 -> 372 of 480, held out 145 -> 146 of 210).
         // No look at unknown cards comes after this one: nothing unnamed is kept.
         copies::limit(catalogue, &mut pieces);
-        self.fill_gaps(frame, catalogue, &mut pieces, false)?;
+        gaps::fill(frame, catalogue, &mut pieces, self.readers(), false)?;
         clock.done(Stage::Identify, "gaps again");
         // A card unseen beyond a column's last unit, where nothing at all was found.
-        column_end::look(
-            frame,
-            catalogue,
-            &mut pieces,
-            &self.embedder,
-            &self.gallery,
-            &self.refiner,
-        )?;
+        column_end::look(frame, catalogue, &mut pieces, self.readers())?;
         clock.done(Stage::Identify, "column ends");
         copies::limit(catalogue, &mut pieces);
         // Each named unit of a column in the quad of its true length on the table, where
@@ -612,14 +593,7 @@ impl Analyzer {
         face_match::drop_unlike(catalogue, frame, &mut pieces, &self.faces);
         clock.done(Stage::Identify, "unlikely cards dropped");
         // A place a column still leaves for a card, named by its side's face most like it.
-        missing_cards::name(
-            frame,
-            catalogue,
-            &mut pieces,
-            &self.embedder,
-            &self.gallery,
-            &self.refiner,
-        )?;
+        missing_cards::name(frame, catalogue, &mut pieces, self.readers())?;
         copies::limit(catalogue, &mut pieces);
         clock.done(Stage::Identify, "missing cards named");
         assemble::read_on_cards(
