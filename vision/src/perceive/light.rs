@@ -105,9 +105,9 @@ impl Light {
     /// Level `level` of channel `ch` of an enrolled picture as the frame can show it, with
     /// the light undone again ([`Light::undo`]): the level itself where the light leaves it
     /// under the frame's [`Light::ceiling`], else the ceiling undone. A warm lamp can carry
-    /// the red of an orange +2 above what the camera records; undoing the light then makes
-    /// the token more yellow than its picture, and it is the picture seen so that its hue
-    /// is to be compared with ([`super::look_alike`]).
+    /// the red of an orange +2 above what the camera records, and the token, undone, comes
+    /// out more yellow than its picture; so its hue is compared with the picture cut so
+    /// ([`super::look_alike`]).
     pub fn clipped(&self, ch: usize, level: f32) -> f32 {
         if level * self.gains[ch] > self.ceiling[ch] {
             self.ceiling[ch] / self.gains[ch]

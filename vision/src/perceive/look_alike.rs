@@ -240,13 +240,13 @@ fn image_of_hex(id: &str, text: &str, w: u32, h: u32) -> Result<RgbImage, String
     RgbImage::from_raw(w, h, bytes).ok_or_else(|| format!("the picture of {id} has the wrong size"))
 }
 
-/// A spot's colour as [`LookAlikes::spot_colour`] reads it, and the frame's light it was
-/// read under.
+/// A spot's colour as [`LookAlikes::spot_colour`] reads it, and the light under which the
+/// pictures are to be seen to compare it.
 #[derive(Debug, Clone, Copy)]
 struct Seen {
     /// The spot's opponent colour, with the light undone.
     colour: [f32; 2],
-    /// The frame's light.
+    /// The frame's light, its ceiling kept only in the channels where the spot reaches it.
     light: Light,
 }
 
