@@ -109,11 +109,18 @@ impl Light {
     /// out more yellow than its picture; so its hue is compared with the picture cut so
     /// ([`super::look_alike`]).
     pub fn clipped(&self, ch: usize, level: f32) -> f32 {
-        if level * self.gains[ch] > self.ceiling[ch] {
+        if self.cuts(ch, level) {
             self.ceiling[ch] / self.gains[ch]
         } else {
             level
         }
+    }
+
+    /// Whether this light carries level `level` of channel `ch` of an enrolled picture past
+    /// the frame's [`Light::ceiling`] (so that [`Light::clipped`] cuts it); a light that
+    /// does not carry a level past it carries no lower level past it either.
+    pub fn cuts(&self, ch: usize, level: f32) -> bool {
+        level * self.gains[ch] > self.ceiling[ch]
     }
 
     /// The light's colour alone: its gains divided by their mean, so that a light only

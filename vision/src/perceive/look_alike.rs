@@ -258,10 +258,50 @@ pub struct LookAlikes {
     /// Per component, one template per picture and turn: the disc's pixels channel after
     /// channel, each channel with zero mean and unit length.
     faces: Vec<(String, Vec<Vec<f32>>)>,
-    /// Per component, the disc's pixels of each of its pictures (unblurred), whose mean
-    /// colour under a frame's light ([`LookAlikes::colour_under`]) a spot's hue is compared
-    /// with.
-    pixels: Vec<(String, Vec<Vec<[f32; 3]>>)>,
+    /// Per component, the colours of its pictures' discs, whose mean under a frame's light
+    /// ([`LookAlikes::colour_under`]) a spot's hue is compared with.
+    colours: Vec<(String, DiscColours)>,
+}
+
+/// The disc's pixels of each of one component's pictures (unblurred), with their mean
+/// colour and the highest level of each channel among them, read once.
+#[derive(Debug, Clone)]
+struct DiscColours {
+    /// Each picture's disc pixels.
+    pixels: Vec<Vec<[f32; 3]>>,
+    /// Their mean colour ([`mean_under`] the enrolled pictures' own light).
+    mean: [f32; 3],
+    /// The highest level of each channel.
+    top: [f32; 3],
+}
+
+impl DiscColours {
+    /// The colours of `pixels`, each picture's disc pixels.
+    fn of(pixels: Vec<Vec<[f32; 3]>>) -> DiscColours {
+        let mut top = [0.0f32; 3];
+        for p in pixels.iter().flatten() {
+            (0..3).for_each(|ch| top[ch] = top[ch].max(p[ch]));
+        }
+        DiscColours {
+            mean: mean_under(&pixels, &Light::NEUTRAL),
+            pixels,
+            top,
+        }
+    }
+}
+
+/// The mean colour of each picture's disc `pixels`, averaged over the pictures, as a frame
+/// under `light` can show them with the light undone ([`Light::clipped`]).
+fn mean_under(pixels: &[Vec<[f32; 3]>], light: &Light) -> [f32; 3] {
+    let mut sum = [0.0f32; 3];
+    for picture in pixels {
+        let mut own = [0.0f32; 3];
+        for p in picture {
+            (0..3).for_each(|ch| own[ch] += light.clipped(ch, p[ch]));
+        }
+        (0..3).for_each(|ch| sum[ch] += own[ch] / picture.len().max(1) as f32);
+    }
+    sum.map(|v| v / pixels.len().max(1) as f32)
 }
 
 impl LookAlikes {
@@ -298,10 +338,14 @@ impl LookAlikes {
                 None => faces.push((picture.id.clone(), templates.collect())),
             }
         }
+        let colours = pixels
+            .into_iter()
+            .map(|(id, p)| (id, DiscColours::of(p)))
+            .collect();
         LookAlikes {
             disc,
             faces,
-            pixels,
+            colours,
         }
     }
 
@@ -310,16 +354,13 @@ impl LookAlikes {
     /// where the light carries no level above the frame's ceiling. `None` when `id` has no
     /// picture.
     fn colour_under(&self, id: &str, light: &Light) -> Option<[f32; 3]> {
-        let pictures = of_component(&self.pixels, id)?;
-        let mut sum = [0.0f32; 3];
-        for picture in pictures {
-            let mut own = [0.0f32; 3];
-            for p in picture {
-                (0..3).for_each(|ch| own[ch] += light.clipped(ch, p[ch]));
-            }
-            (0..3).for_each(|ch| sum[ch] += own[ch] / picture.len().max(1) as f32);
-        }
-        Some(sum.map(|v| v / pictures.len() as f32))
+        let colours = of_component(&self.colours, id)?;
+        let cut = (0..3).any(|ch| light.cuts(ch, colours.top[ch]));
+        Some(if cut {
+            mean_under(&colours.pixels, light)
+        } else {
+            colours.mean
+        })
     }
 
     /// Which of components `a` and `b` the small piece at `corners` is nearer in hue, and
