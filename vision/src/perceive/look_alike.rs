@@ -431,11 +431,7 @@ impl LookAlikes {
     fn spot_colour(&self, frame: &RgbImage, corners: &[[f32; 2]; 4], light: &Light) -> Seen {
         let base = (WINDOW - PICTURE_SIDE) / 2;
         let window = window(frame, corners);
-        let mut most = [0u8; 3];
-        for &(x, y) in &self.disc {
-            let p = window.get_pixel(base + x, base + y).0;
-            (0..3).for_each(|ch| most[ch] = most[ch].max(p[ch]));
-        }
+        let (mean, most) = disc_levels(&window, &self.disc, base, base);
         let ceiling = [0, 1, 2].map(|ch| {
             if f32::from(most[ch]) + 1.0 >= light.ceiling[ch] {
                 light.ceiling[ch]
@@ -444,7 +440,7 @@ impl LookAlikes {
             }
         });
         Seen {
-            colour: opponent(light.undo(disc_mean(&window, &self.disc, base, base))),
+            colour: opponent(light.undo(mean)),
             light: light.under(ceiling),
         }
     }
@@ -555,14 +551,19 @@ fn window(frame: &RgbImage, corners: &[[f32; 2]; 4]) -> RgbImage {
     rectify(frame, &grown, WINDOW, WINDOW)
 }
 
-/// The mean colour of the disc's pixels of `img` (offset by `x0`, `y0`).
-fn disc_mean(img: &RgbImage, disc: &[(u32, u32)], x0: u32, y0: u32) -> [f32; 3] {
+/// The mean colour of the disc's pixels of `img` (offset by `x0`, `y0`), and the highest
+/// level of each channel among them, read in one walk over the disc.
+fn disc_levels(img: &RgbImage, disc: &[(u32, u32)], x0: u32, y0: u32) -> ([f32; 3], [u8; 3]) {
     let mut sum = [0.0f32; 3];
+    let mut most = [0u8; 3];
     for &(x, y) in disc {
         let p = img.get_pixel(x0 + x, y0 + y).0;
-        (0..3).for_each(|ch| sum[ch] += f32::from(p[ch]));
+        for ch in 0..3 {
+            sum[ch] += f32::from(p[ch]);
+            most[ch] = most[ch].max(p[ch]);
+        }
     }
-    sum.map(|v| v / disc.len().max(1) as f32)
+    (sum.map(|v| v / disc.len().max(1) as f32), most)
 }
 
 /// A colour's two opponent axes: red against green, and yellow against blue.
@@ -790,6 +791,21 @@ mod tests {
             SmallPicture::of("token_plus1", &token(false)),
             SmallPicture::of("token_plus2", &token(true)),
         ])
+    }
+
+    #[test]
+    fn a_disc_gives_its_mean_and_highest_levels_and_nothing_outside_it() {
+        let mut img = RgbImage::from_pixel(4, 3, Rgb([255, 255, 255]));
+        img.put_pixel(1, 1, Rgb([10, 200, 30]));
+        img.put_pixel(2, 1, Rgb([50, 100, 90]));
+        img.put_pixel(1, 2, Rgb([30, 0, 60]));
+        // The disc's pixels, offset by (1, 1); the white pixels lie outside it.
+        let disc = [(0, 0), (1, 0), (0, 1)];
+        assert_eq!(
+            disc_levels(&img, &disc, 1, 1),
+            ([30.0, 100.0, 60.0], [50, 200, 90])
+        );
+        assert_eq!(disc_levels(&img, &[], 0, 0), ([0.0; 3], [0; 3]));
     }
 
     #[test]
