@@ -89,6 +89,11 @@ pub struct MissingCard {
     /// Where the card would lie in the image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub corners: Option<Corners>,
+    /// The unit cards of the column's side that what lies there looks most like, most like
+    /// first: the vision's guesses, none sure enough to name the card, to offer the player
+    /// who names it. Empty where nothing was read there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub likely: Vec<String>,
 }
 
 /// One city card and the cards beside it.

@@ -423,10 +423,12 @@ mod tests {
         // A layout read back keeps its places, and one without lists none.
         let cat = Catalogue::bundled();
         let json = r#"{"cities":[],"missing":[{"city":"iron_gate","side":"outpost",
-            "before":"trooper","corners":[[0,0],[60,0],[60,90],[0,90]]}]}"#;
+            "before":"trooper","corners":[[0,0],[60,0],[60,90],[0,90]],
+            "likely":["scout","kid"]}]}"#;
         let layout = Layout::from_json(json, &cat).unwrap();
         assert_eq!(layout.missing.len(), 1);
         assert_eq!(layout.missing[0].after, None);
+        assert_eq!(layout.missing[0].likely, ["scout", "kid"]);
         assert_eq!(layout.missing[0].corners.map(|c| c[2]), Some([60.0, 90.0]));
         let written = serde_json::to_string(&layout).unwrap();
         assert_eq!(Layout::from_json(&written, &cat).unwrap(), layout);

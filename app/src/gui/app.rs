@@ -19,6 +19,7 @@ use super::worker::{self, Files, FromWorker, Seen, Status, ToWorker};
 use eframe::egui::{self, Key, RichText};
 use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver, Sender};
+use tablelens_engine::layout::MissingCard;
 use tablelens_engine::{Catalogue, Corners, Side, Token};
 
 /// The open correction of one piece.
@@ -30,6 +31,9 @@ pub struct Editor {
     pub seen: String,
     /// Whether the vision named it at all.
     pub named: bool,
+    /// For a place where a card may lie unread, the unit cards the vision found most like
+    /// it, most like first (`MissingCard::likely`): offered first.
+    pub likely: Vec<String>,
     /// The identity chosen; `None` keeps what the vision saw.
     pub identity: Option<String>,
     /// Whether the piece is a unit (tokens and nets apply).
@@ -274,12 +278,30 @@ impl TableLensApp {
             });
         let unit = self.view.as_ref().and_then(|v| v.unit_at(&corners));
         let existing = self.corrections.at(&corners);
+        // A place where a card may lie unread: the cards it looks most like.
+        let likely = match piece {
+            Some(_) => Vec::new(),
+            None => self
+                .seen
+                .as_ref()
+                .and_then(|s| s.analysis.as_ref().ok())
+                .and_then(|a| {
+                    let at = |m: &&MissingCard| {
+                        m.corners
+                            .is_some_and(|c| super::correction::same_place(&c, &corners))
+                    };
+                    a.layout.missing.iter().find(at)
+                })
+                .map(|m| m.likely.clone())
+                .unwrap_or_default(),
+        };
         let seen_id = piece
             .and_then(|p| p.id.clone())
             .or_else(|| unit.map(|u| u.card.clone()));
         let named = seen_id.is_some();
         let seen = seen_id
             .or_else(|| piece.map(|p| p.best.clone()))
+            .or_else(|| likely.first().cloned())
             .unwrap_or_default();
         let identity = existing.and_then(|c| c.identity.clone());
         let shown = identity.clone().unwrap_or_else(|| seen.clone());
@@ -296,6 +318,7 @@ impl TableLensApp {
             corners,
             seen,
             named,
+            likely,
             identity,
             is_unit,
             tokens,
@@ -946,6 +969,15 @@ impl TableLensApp {
                     .height(400.0)
                     .show_ui(ui, |ui| {
                         ui.selectable_value(&mut editor.identity, None, tr(lang, "as_seen"));
+                        // The cards the vision found most like a place left unread, first.
+                        for id in &editor.likely {
+                            let name = component_name(&cat, lang, id);
+                            let name = format!("{name} ({})", tr(lang, "likely"));
+                            ui.selectable_value(&mut editor.identity, Some(id.clone()), name);
+                        }
+                        if !editor.likely.is_empty() {
+                            ui.separator();
+                        }
                         for id in cat.component_ids() {
                             let name = component_name(&cat, lang, &id);
                             ui.selectable_value(&mut editor.identity, Some(id), name);

@@ -119,6 +119,7 @@ const TABLE: &[(&str, &str, &str, &str)] = &[
     ("correct", "Correct this piece", "Popraw ten element", "Elem javítása"),
     ("identity", "Identity", "Tożsamość", "Azonosság"),
     ("as_seen", "as seen", "jak widać", "ahogy látszik"),
+    ("likely", "likely", "prawdopodobnie", "valószínűleg"),
     ("tokens", "Tokens", "Żetony", "Jelölők"),
     ("netted", "Netted", "W sieci", "Hálóban"),
     ("apply", "Apply", "Zastosuj", "Alkalmaz"),

@@ -14,7 +14,7 @@ use egui_kittest::Harness;
 use std::sync::mpsc::channel;
 use std::sync::Arc;
 use tablelens_engine::layout::MissingCard;
-use tablelens_engine::{battle, Catalogue, CityId, Corners, Layout, Token};
+use tablelens_engine::{battle, BattleResult, Catalogue, CityId, Corners, Layout, Token};
 use tablelens_vision::perceive::assemble::Piece;
 use tablelens_vision::perceive::{Analysis, PieceClass, StageTimes};
 
@@ -292,6 +292,7 @@ fn a_place_where_a_card_may_lie_unread_is_a_warning() {
             after: None,
             before: Some("hornet".into()),
             corners: hornet.map(|c| c.map(|[x, y]| [x, y - 40.0])),
+            likely: Vec::new(),
         },
     );
     let mut a = app(Lang::En);
@@ -303,28 +304,35 @@ fn a_place_where_a_card_may_lie_unread_is_a_warning() {
     );
 }
 
-#[test]
-fn the_player_names_a_card_the_vision_says_may_lie_unread_and_it_counts() {
-    let cat = Catalogue::bundled();
+/// The battle of demo frame 1 as seen in full, and the app given that frame with its Hornet
+/// missed: the vision says a card may lie unread where it lies, most like the `likely` ones.
+fn hornet_unread(cat: &Catalogue, likely: &[&str]) -> (BattleResult, TableLensApp) {
     let full = {
         let mut a = app(Lang::En);
-        a.accept(seen(&cat, 1, None));
+        a.accept(seen(cat, 1, None));
         a.view().unwrap().battle.clone().unwrap().unwrap()
     };
-    let (city, place) = hornet(&analysis_of(&seen(&cat, 1, None)).layout);
-    // The vision missed the Hornet, and says a card may lie unread where it lies.
+    let (city, place) = hornet(&analysis_of(&seen(cat, 1, None)).layout);
     let frame = with_missing(
-        seen(&cat, 1, Some("hornet")),
+        seen(cat, 1, Some("hornet")),
         MissingCard {
             city,
             side: tablelens_engine::Side::Moloch,
             after: None,
             before: None,
             corners: place,
+            likely: likely.iter().map(|s| s.to_string()).collect(),
         },
     );
     let mut a = app(Lang::En);
     a.accept(frame);
+    (full, a)
+}
+
+#[test]
+fn the_player_names_a_card_the_vision_says_may_lie_unread_and_it_counts() {
+    let cat = Catalogue::bundled();
+    let (full, a) = hornet_unread(&cat, &[]);
     let missed = a.view().unwrap().battle.clone().unwrap().unwrap();
     assert!(missed.moloch.total < full.moloch.total, "{missed:?}");
     let mut h = harness(a);
@@ -349,6 +357,36 @@ fn the_player_names_a_card_the_vision_says_may_lie_unread_and_it_counts() {
     assert!(h
         .query_by_label_contains("name the card that may lie unread here")
         .is_none());
+}
+
+#[test]
+fn the_cards_a_place_left_unread_looks_most_like_are_offered_first() {
+    let cat = Catalogue::bundled();
+    // Where the Hornet lies looks most like a Brute, then a Hornet.
+    let (full, a) = hornet_unread(&cat, &["brute", "hornet"]);
+    let mut h = harness(a);
+    h.run();
+    h.get_by_label_contains("(Moloch): name the card that may lie unread here")
+        .click();
+    h.run();
+    // The vision's best guess, not taken as read.
+    h.get_by_label("Vision: ? (Brute)");
+    assert_eq!(
+        h.state().editor.as_ref().map(|e| e.identity.clone()),
+        Some(None)
+    );
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Identity")
+        .click();
+    h.run();
+    h.get_by_label("Brute (likely)");
+    h.get_by_label("Hornet (likely)").click();
+    h.run();
+    h.get_by_label("Apply").click();
+    h.run();
+    let app = h.state();
+    let named = app.view().unwrap().battle.clone().unwrap().unwrap();
+    assert_eq!(named.moloch.total, full.moloch.total, "{named:?}");
+    assert!(app.view().unwrap().layout.missing.is_empty());
 }
 
 #[test]

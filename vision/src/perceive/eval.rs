@@ -617,6 +617,7 @@ mod tests {
             after: None,
             before: Some("trooper".into()),
             corners: None,
+            likely: Vec::new(),
         };
         assert!(flagged(Layout {
             missing: vec![missing],

@@ -12,7 +12,8 @@
 //! The columns say where such a card lies, and how large it is, so a place still missing
 //! once every other look is done is looked at once more ([`name`]) and named by the unit
 //! face of its side most like it where that reaches [`NAMED_BAR`], however close the next
-//! face came. Only a place none reaches is listed.
+//! face came. Only a place none reaches is listed, with the [`LIKELY`] unit faces of its
+//! side most like it ([`offer_likely`]), for the player who names the card to choose from.
 //!
 //! On the 31 rendered sets of `models/README.md` (session 64), 41 places were missing once
 //! the other looks were done, every one in a layout not exactly right, all but one over a
@@ -30,11 +31,11 @@ use super::assemble::{centre, Piece};
 use super::detect::PieceClass;
 use super::gaps::{self, Place, Readers};
 use super::refine::same_card;
-use super::sides::{city_cards, city_frames, column_of};
+use super::sides::{city_cards, city_frames, column_of, is_unit_of};
 use super::VisionError;
 use image::RgbImage;
 use tablelens_engine::layout::MissingCard;
-use tablelens_engine::{Catalogue, CityId};
+use tablelens_engine::{Catalogue, CityId, Corners, Side};
 
 /// The least similarity at which the best unit face of its column's side names the card at
 /// a place still missing once every other look is done ([`name`]), whatever its lead over
@@ -57,31 +58,78 @@ fn unread(pieces: &[Piece], catalogue: &Catalogue) -> Vec<Place> {
         .collect()
 }
 
+/// How many unit faces a place left missing offers the player, most like it first
+/// ([`Unnamed::likely`], the layout's `MissingCard::likely`).
+pub const LIKELY: usize = 3;
+
+/// A place [`name`] looked at and left missing: no unit face reached [`NAMED_BAR`] there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unnamed {
+    /// Where the card would lie.
+    pub quad: Corners,
+    /// The unit faces of its column's side most like what lies there, most like first (at
+    /// most [`LIKELY`]): the guesses to offer a player who names the card.
+    pub likely: Vec<String>,
+}
+
 /// Names the card at each place still missing from a column once every other look is done
 /// (the cards dropped as unlikely too): the place's crops, as the gaps' looks cut them
 /// (`gaps::look_at`), by the best unit face of its column's side where that reaches
-/// [`NAMED_BAR`], as the columns say a card lies there. A place none reaches stays missing.
+/// [`NAMED_BAR`], as the columns say a card lies there. A place none reaches stays missing,
+/// and is returned with the faces most like it.
 pub fn name(
     frame: &RgbImage,
     catalogue: &Catalogue,
     pieces: &mut Vec<Piece>,
     readers: Readers,
-) -> Result<(), VisionError> {
+) -> Result<Vec<Unnamed>, VisionError> {
     let places = unread(pieces, catalogue);
     if places.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let looks = gaps::look_at(frame, &places, readers)?;
+    let mut unnamed = Vec::new();
     for (place, looks) in places.iter().zip(&looks) {
         let best = gaps::most_like_a_unit(looks, catalogue, place.side);
-        if let Some(found) = best.filter(|b| b.similarity >= NAMED_BAR) {
-            pieces.push(Piece {
+        match best.filter(|b| b.similarity >= NAMED_BAR) {
+            Some(found) => pieces.push(Piece {
                 id: Some(found.best.clone()),
                 ..found
-            });
+            }),
+            None => unnamed.push(Unnamed {
+                quad: place.quad,
+                likely: likeliest(looks, catalogue, place.side),
+            }),
         }
     }
-    Ok(())
+    Ok(unnamed)
+}
+
+/// The unit faces of `side` that `looks` at one place rate highest (each face by its best
+/// look), most like first, at most [`LIKELY`].
+fn likeliest(looks: &[Piece], catalogue: &Catalogue, side: Side) -> Vec<String> {
+    let mut faces: Vec<(&str, f32)> = Vec::new();
+    let rated = looks.iter().flat_map(|l| &l.similarities);
+    for (face, s) in rated.filter(|(f, _)| is_unit_of(catalogue, f, side)) {
+        match faces.iter_mut().find(|(f, _)| f == face) {
+            Some((_, best)) => *best = best.max(*s),
+            None => faces.push((face, *s)),
+        }
+    }
+    faces.sort_by(|a, b| b.1.total_cmp(&a.1));
+    faces.truncate(LIKELY);
+    faces.into_iter().map(|(f, _)| f.to_string()).collect()
+}
+
+/// Gives each place of `missing` that [`name`] looked at and left unnamed (the same quad)
+/// the unit faces most like it ([`Unnamed::likely`]).
+pub fn offer_likely(missing: &mut [MissingCard], unnamed: &[Unnamed]) {
+    for m in missing {
+        let Some(corners) = m.corners else { continue };
+        if let Some(u) = unnamed.iter().find(|u| same_card(&u.quad, &corners)) {
+            m.likely = u.likely.clone();
+        }
+    }
 }
 
 /// The places inside the columns of `pieces` (the analysis's last) where a card most likely
@@ -102,6 +150,7 @@ pub fn find(catalogue: &Catalogue, pieces: &[Piece]) -> Vec<MissingCard> {
                 after: unit(place.between[0]),
                 before: unit(place.between[1]),
                 corners: Some(place.quad),
+                likely: Vec::new(),
             })
         })
         .collect();
@@ -192,7 +241,8 @@ mod tests {
         };
         assert!(listed_there(&pieces));
         let before = pieces.len();
-        name_in(&mut pieces);
+        // Named, so not left to offer guesses.
+        assert!(name_in(&mut pieces).is_empty());
         assert_eq!(pieces.len(), before + 1);
         let named = pieces.last().expect("a piece named");
         assert_eq!(named.id, left_out.id);
@@ -201,8 +251,60 @@ mod tests {
         assert!(!listed_there(&pieces));
         // Nothing left out, nothing named.
         let mut whole = read.pieces.clone();
-        name_in(&mut whole);
+        assert!(name_in(&mut whole).is_empty());
         assert_eq!(whole.len(), read.pieces.len());
+    }
+
+    #[test]
+    fn a_place_left_unnamed_offers_its_sides_likeliest_units_and_only_where_it_lies() {
+        let cat = Catalogue::bundled();
+        // Two looks at one place on the Moloch side: each face rated by its best look; an
+        // Outpost unit and a city are no guess there, however like.
+        let looks = [
+            card(
+                300.0,
+                400.0,
+                None,
+                &[
+                    ("hornet", 0.5),
+                    ("trooper", 0.6),
+                    ("brute", 0.3),
+                    ("new_york", 0.9),
+                ],
+            ),
+            card(
+                302.0,
+                400.0,
+                None,
+                &[("brute", 0.52), ("hunter", 0.4), ("spiders", 0.45)],
+            ),
+        ];
+        let likely = likeliest(&looks, &cat, Side::Moloch);
+        assert_eq!(likely, ["brute", "hornet", "spiders"]);
+        assert_eq!(likeliest(&looks, &cat, Side::Outpost), ["trooper"]);
+        assert!(likeliest(&[], &cat, Side::Moloch).is_empty());
+        // Only the place looked at is given them.
+        let unnamed = [Unnamed {
+            quad: looks[0].corners,
+            likely: likely.clone(),
+        }];
+        let place = |corners: Option<Corners>| MissingCard {
+            city: CityId::NewYork,
+            side: Side::Moloch,
+            after: None,
+            before: None,
+            corners,
+            likely: Vec::new(),
+        };
+        let elsewhere = card(300.0, 600.0, None, &[]).corners;
+        let mut missing = [
+            place(Some(looks[1].corners)),
+            place(Some(elsewhere)),
+            place(None),
+        ];
+        offer_likely(&mut missing, &unnamed);
+        let offered: Vec<&[String]> = missing.iter().map(|m| m.likely.as_slice()).collect();
+        assert_eq!(offered, [likely.as_slice(), &[], &[]]);
     }
 
     #[test]

@@ -593,7 +593,7 @@ impl Analyzer {
         face_match::drop_unlike(catalogue, frame, &mut pieces, &self.faces);
         clock.done(Stage::Identify, "unlikely cards dropped");
         // A place a column still leaves for a card, named by its side's face most like it.
-        missing_cards::name(frame, catalogue, &mut pieces, self.readers())?;
+        let unnamed = missing_cards::name(frame, catalogue, &mut pieces, self.readers())?;
         copies::limit(catalogue, &mut pieces);
         clock.done(Stage::Identify, "missing cards named");
         assemble::read_on_cards(
@@ -627,7 +627,8 @@ impl Analyzer {
         // A strip left unknown that is mostly the ends of its neighbours' named strips.
         strips::drop_seen_beside(&mut pieces);
         clock.done(Stage::Identify, "strips seen beside dropped");
-        let (layout, has_cities) = assemble::assemble(catalogue, &pieces);
+        let (mut layout, has_cities) = assemble::assemble(catalogue, &pieces);
+        missing_cards::offer_likely(&mut layout.missing, &unnamed);
         clock.done(Stage::Assemble, "assemble");
         let analysis = Analysis {
             layout,
