@@ -102,8 +102,10 @@ pub const SEEN_BEYOND: f32 = 0.3;
 /// How far back towards its column's last unit a guess at the column's end is moved for a
 /// second look ([`End::slid_in`]), as a share of the step. A column seen at a slant has its
 /// cards' steps shrink as they go away from the camera, so the frame's step can carry the
-/// guess past the card, half onto the next (deck 17, seed 31, scene 48: a guess 43 pixels
-/// beyond a Captain Johnson, with steps of 186 pixels). On all 31 rendered sets (see
+/// guess past the card, half onto the next (seed 31, scene 48: a column whose steps are 186,
+/// 170 and 158 pixels, where deck 17's frame's step is 213; on deck 19 the refined guess lay 21 pixels past a Lt. Calahan, its crop 0.60 like him, and slid
+/// in it named him; on deck 17 one lay 41 pixels past a Captain Johnson, 0.35 like any unit,
+/// under [`SLIDE_LIKE`], and is not looked at again). On all 31 rendered sets (see
 /// [`SLIDE_LIKE`]; with the texture alone asked), a quarter in and out as well took a unit
 /// where none lay on deck 15 (unseen layouts exact 934 either way); in only, 935.
 pub const SLIDE_IN: f32 = 0.25;
