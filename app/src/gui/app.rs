@@ -19,7 +19,6 @@ use super::worker::{self, Files, FromWorker, Seen, Status, ToWorker};
 use eframe::egui::{self, Key, RichText};
 use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver, Sender};
-use tablelens_engine::layout::MissingCard;
 use tablelens_engine::{Catalogue, Corners, Side, Token};
 
 /// The open correction of one piece.
@@ -285,13 +284,7 @@ impl TableLensApp {
                 .seen
                 .as_ref()
                 .and_then(|s| s.analysis.as_ref().ok())
-                .and_then(|a| {
-                    let at = |m: &&MissingCard| {
-                        m.corners
-                            .is_some_and(|c| super::correction::same_place(&c, &corners))
-                    };
-                    a.layout.missing.iter().find(at)
-                })
+                .and_then(|a| super::correction::missing_at(&a.layout.missing, &corners))
                 .map(|m| m.likely.clone())
                 .unwrap_or_default(),
         };

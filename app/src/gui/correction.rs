@@ -76,12 +76,11 @@ pub fn contains(c: &Corners, p: [f32; 2]) -> bool {
     inside
 }
 
-/// The corners of the place `missing` lists at `corners`, if any.
-pub fn missing_at(missing: &[MissingCard], corners: &Corners) -> Option<Corners> {
+/// The place `missing` lists at `corners`, if any.
+pub fn missing_at<'a>(missing: &'a [MissingCard], corners: &Corners) -> Option<&'a MissingCard> {
     missing
         .iter()
-        .filter_map(|m| m.corners)
-        .find(|m| same_place(m, corners))
+        .find(|m| m.corners.is_some_and(|c| same_place(&c, corners)))
 }
 
 /// A piece the player named at a place where the vision saw none: a card (or a city), a
@@ -169,7 +168,8 @@ impl Corrections {
             for c in &self.list {
                 let Some(id) = &c.identity else { continue };
                 let unseen = !pieces.iter().any(|p| same_place(&p.corners, &c.corners));
-                if let Some(place) = missing_at(&seen.missing, &c.corners).filter(|_| unseen) {
+                let place = missing_at(&seen.missing, &c.corners).and_then(|m| m.corners);
+                if let Some(place) = place.filter(|_| unseen) {
                     fixed.push(named_piece(cat, id, place));
                 }
             }
