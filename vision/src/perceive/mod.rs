@@ -41,6 +41,7 @@ pub mod refine;
 pub mod resample;
 pub mod rough_views;
 pub mod second_look;
+pub mod short_tops;
 pub mod sides;
 pub mod split;
 pub mod squared;
@@ -596,6 +597,10 @@ impl Analyzer {
         let unnamed = missing_cards::name(frame, catalogue, &mut pieces, self.readers())?;
         copies::limit(catalogue, &mut pieces);
         clock.done(Stage::Identify, "missing cards named");
+        // A unit whose quad stops short of its printed top, where a token lies beyond it,
+        // in the quad of its true length (validation as before, unseen 935 -> 936).
+        short_tops::reach(frame, &mut pieces, &self.tokens, &self.gallery)?;
+        clock.done(Stage::OnCards, "short tops reached");
         assemble::read_on_cards(
             catalogue,
             frame,
