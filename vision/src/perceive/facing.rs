@@ -4,13 +4,15 @@
 //! 31 sets of `models/README.md`) the printed top edge's middle lies nearer the city's middle
 //! than the bottom edge's, by more than half the card's length.
 //!
-//! A card whose art reads about as well either way up (Spiders, Hybrid, Juggernaut) is
-//! sometimes named from its crop turned a half turn, and its corners then run from its
-//! printed bottom: its tokens are put on the card it covers instead (the card on top of an
-//! overlap is told by its printed top edge, `assemble::ON_TOP_FROM`), and its module strip
-//! is looked for at its wrong end. So each named unit of a column whose printed top faces
-//! away from its city ([`AWAY`]) is turned a half turn, before its tokens and strip are
-//! looked for.
+//! A unit is sometimes named from its crop turned a half turn (23 of the 17,536 units found
+//! on those sets in session 66's analyses; Spiders, Hybrid and Juggernaut three times each),
+//! and its corners then run from its printed bottom: what is read from its printed edges
+//! is read from the wrong ones. Its squared quads are kept from the wrong short edge
+//! (`squared::true_up`), its module strip is looked for beside its printed left edge
+//! instead of its right (`strips.rs`), and a token near its top edge is judged on it or on
+//! the card it covers from its bottom edge (`assemble::ON_TOP_FROM`). So each named unit
+//! of a column whose printed top faces away from its city ([`AWAY`]) is turned a half turn,
+//! before its quad is trued up and its tokens and strip are looked for.
 
 use super::assemble::{centre, dist, half_turn, midpoint, Frame, Piece};
 use super::detect::PieceClass;

@@ -1,16 +1,16 @@
 //! Units whose quad stops short of their printed top, where tokens lie.
 //!
-//! A unit lies over the lower part of the card before it in its column, and its own top is
-//! where players put its tokens. The refiner sometimes puts that top edge a quarter of a
-//! card or more inside the card, where the tokens end (tokens piled at the top edge look
-//! like an edge to it). The quad then holds no token, or half of one, and the token finder,
-//! which looks only inside it, sees none of them.
+//! A unit lies over the lower part of the card before it in its column. The refiner
+//! sometimes puts its printed top edge well inside the card (deck 15, scene 25: Patriot's
+//! quad 104 pixels long against its true 138, its top corners about a quarter of its width
+//! off and its bottom ones a tenth), and tokens lying on the part cut off are then outside
+//! the quad, where the token finder, which looks only inside it, does not see them.
 //!
 //! So a named unit of a column whose bottom edge nothing covers (the last card of its
 //! column, most often: the card after it would cover its lower part and make that edge
-//! unsure) and whose quad is shorter than a card at its top ([`plane::TablePlane::squared`]
-//! from its bottom edge moves the top corners by [`super::squared::LEAST_CHANGE`] of its
-//! width or more, outwards), is looked at by the token finder in that squared quad. Where
+//! unsure) and whose quad is shorter than a card at its top ([`TablePlane::squared`] from
+//! its bottom edge moves the top corners by [`LEAST_CHANGE`] of its width or more,
+//! outwards), is looked at by the token finder in that squared quad. Where
 //! it sees a token clearly ([`REACH_PEAK`]) beyond its own quad's top edge, the unit takes
 //! the squared quad: its tokens are then looked for there like any card's.
 //!
