@@ -14,10 +14,10 @@
 //! of a column whose printed top faces away from its city ([`AWAY`]) is turned a half turn,
 //! before its quad is trued up and its tokens and strip are looked for.
 
-use super::assemble::{centre, dist, half_turn, midpoint, Frame, Piece};
+use super::assemble::{centre, dist, half_turn, midpoint, Piece};
 use super::detect::PieceClass;
 use super::quad_window::Quad;
-use super::sides::{city_cards, column_of, is_city};
+use super::sides::{city_cards, city_frames, column_of, is_city};
 
 /// By how much (as a share of a unit's length) its printed top edge's middle must lie
 /// farther from its city's middle than its bottom edge's for it to face away.
@@ -27,10 +27,7 @@ pub const AWAY: f32 = 0.5;
 /// turn (see the module's doc). Returns how many it turned.
 pub fn turn_to_cities(pieces: &mut [Piece]) -> usize {
     let cities = city_cards(pieces);
-    let frames: Vec<Frame> = cities
-        .iter()
-        .map(|&i| Frame::of(&pieces[i].corners))
-        .collect();
+    let frames = city_frames(pieces);
     let middles: Vec<[f32; 2]> = cities.iter().map(|&i| centre(&pieces[i].corners)).collect();
     let mut turned = 0;
     for p in pieces.iter_mut() {

@@ -21,7 +21,7 @@
 //! before. Units whose bottom edge another card covers looked at too, 6 took one and a
 //! validation layout was lost to a token.
 
-use super::assemble::{centre, dist, Frame, Piece};
+use super::assemble::{centre, dist, midpoint, Frame, Piece};
 use super::detect::PieceClass;
 use super::identify::Gallery;
 use super::plane::{Anchor, TablePlane};
@@ -107,7 +107,7 @@ fn longer_at_top(plane: TablePlane, quad: &Quad) -> Option<Quad> {
     let squared = plane.squared(quad, Anchor::Far)?;
     let width = dist(quad[0], quad[1]).min(dist(quad[1], quad[2]));
     let own = Frame::of(quad);
-    let top = own.local(centre(&[squared[0], squared[1], squared[1], squared[0]]));
+    let top = own.local(midpoint(squared[0], squared[1]));
     (farthest(&squared, quad) >= LEAST_CHANGE * width && top[1] < 0.0).then_some(squared)
 }
 
