@@ -582,7 +582,17 @@ impl Analyzer {
         // before its quad is trued up. On the 31 sets (`models/README.md`) validation
         // layouts exact 661 -> 662 of 720, unseen 936 -> 940 of 1,050 (won 5, lost 0);
         // turned after the trueing up, 661 and 935.
-        facing::turn_to_cities(&mut pieces);
+        let turned = facing::turn_to_cities(&mut pieces);
+        // And named again from its crop facing its city: validation 662 -> 663, unseen 940
+        // -> 943 (won 9, lost 4), recast 806 -> 809.
+        facing::name_again(
+            frame,
+            catalogue,
+            &mut pieces,
+            &turned,
+            &self.embedder,
+            &self.gallery,
+        )?;
         clock.done(Stage::Identify, "units turned to their cities");
         // Each named unit of a column in the quad of its true length on the table, where
         // that is more like its face, before its tokens and strip are looked for on it.
