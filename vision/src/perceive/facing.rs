@@ -22,10 +22,12 @@
 //! names no face, the unit keeps its name if that is still the face most like it, and is
 //! left unknown otherwise, for the looks at unknown cards and at places a column leaves to
 //! name it.
-//! Validation layouts exact 662 -> 663 of 720, unseen 940 -> 943 of 1,050 (won 9, lost 4),
-//! recast 806 -> 809 of 930; cards named wrong 34 -> 29, missed 100 -> 97. Keeping every
-//! name the crop does not replace: 663 and 941; leaving every unit it names none unknown:
-//! 664 and 942 (won 11, lost 6: units named right, left unknown).
+//!
+//! Validation layouts exact 662 -> 663 of 720, unseen 940 -> 943 of 1,050 (on the 31 sets
+//! won 8, lost 4), recast 806 -> 809 of 930; cards named wrong 34 -> 29, missed 100 -> 97.
+//! Keeping every name the crop does not replace: 663 and 941 (won 2, lost 0); leaving every
+//! unit it names none unknown: 664 and 942 (won 10, lost 6: units named right, left
+//! unknown).
 
 use super::assemble::{centre, dist, half_turn, look_one_way, midpoint, Piece};
 use super::detect::{Detection, PieceClass};

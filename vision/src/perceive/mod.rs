@@ -584,7 +584,7 @@ impl Analyzer {
         // turned after the trueing up, 661 and 935.
         let turned = facing::turn_to_cities(&mut pieces);
         // And named again from its crop facing its city: validation 662 -> 663, unseen 940
-        // -> 943 (won 9, lost 4), recast 806 -> 809.
+        // -> 943 (on the 31 sets won 8, lost 4), recast 806 -> 809.
         facing::name_again(
             frame,
             catalogue,
