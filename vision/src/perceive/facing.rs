@@ -154,16 +154,9 @@ mod tests {
 
     #[test]
     fn a_unit_turned_back_is_named_again_from_its_crop_facing_its_city() {
-        use crate::perceive::identify::gallery_of;
-        use crate::perceive::{embedder_fingerprint, Analyzer, Embedder};
-        use crate::render::{all_faces, crowded::crowded_table};
         let cat = Catalogue::bundled();
-        let embedder = Embedder::builtin().expect("embedder");
-        let faces = all_faces(&cat, 0);
-        let gallery = gallery_of(&cat, &embedder, &embedder_fingerprint(), faces).expect("faces");
-        let analyzer = Analyzer::new(gallery).expect("analyzer");
-        let table = crowded_table(&cat).expect("the crowded table");
-        let frame = &table.near.image;
+        let (analyzer, frame) = crate::perceive::crowded_play_frame(&cat);
+        let frame = &frame;
         let read = analyzer.analyze(&cat, frame).expect("analysis");
         let readers = analyzer.readers();
         let frames = city_frames(&read.pieces);

@@ -209,16 +209,9 @@ mod tests {
     #[test]
     fn a_unit_left_out_of_a_crowded_column_is_named_back_at_its_place() {
         use crate::perceive::gaps::column_units;
-        use crate::perceive::identify::gallery_of;
-        use crate::perceive::{embedder_fingerprint, Analyzer, Embedder};
-        use crate::render::{all_faces, crowded::crowded_table};
         let cat = Catalogue::bundled();
-        let embedder = Embedder::builtin().expect("embedder");
-        let faces = all_faces(&cat, 0);
-        let gallery = gallery_of(&cat, &embedder, &embedder_fingerprint(), faces).expect("faces");
-        let analyzer = Analyzer::new(gallery).expect("analyzer");
-        let table = crowded_table(&cat).expect("the crowded table");
-        let frame = &table.near.image;
+        let (analyzer, frame) = crate::perceive::crowded_play_frame(&cat);
+        let frame = &frame;
         let read = analyzer.analyze(&cat, frame).expect("analysis");
         let name_in =
             |pieces: &mut Vec<Piece>| name(frame, &cat, pieces, analyzer.readers()).expect("looks");

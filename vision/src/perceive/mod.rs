@@ -663,6 +663,19 @@ impl Analyzer {
     }
 }
 
+/// An analyser with the canonical faces enrolled, and the play frame of the speed target's
+/// crowded table: a real analysis for the unit tests of the steps that need one.
+#[cfg(test)]
+pub(crate) fn crowded_play_frame(catalogue: &Catalogue) -> (Analyzer, RgbImage) {
+    let embedder = Embedder::builtin().expect("embedder");
+    let faces = crate::render::all_faces(catalogue, 0);
+    let gallery =
+        identify::gallery_of(catalogue, &embedder, &embedder_fingerprint(), faces).expect("faces");
+    let analyzer = Analyzer::new(gallery).expect("analyzer");
+    let table = crate::render::crowded::crowded_table(catalogue).expect("the crowded table");
+    (analyzer, table.near.image)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
