@@ -16,24 +16,31 @@
 //!
 //! Nor is its name to be trusted: of 65 units turned on the 31 sets (session 68; a frame
 //! analysed twice counts twice), 36 had been named from the half-turned crop as another card
-//! than the true one nearest them. So each turned unit is named again from its crop facing
-//! its city alone, among its side's faces ([`name_again`]). That crop is often weak too (the
-//! middles of those 65 quads lay a median 29 pixels from the nearest true card's): where it
-//! names no face, the unit keeps its name if that is still the face most like it, and is
-//! left unknown otherwise, for the looks at unknown cards and at places a column leaves to
-//! name it.
+//! than the true one nearest them. So each turned unit is named again from its crops facing
+//! its city alone, among its side's faces ([`name_again`]). Its own quad is often off (the
+//! middles of those 65 quads lay a median 29 pixels from the nearest true card's), so it is
+//! cropped in its squared quads too (`squared.rs`: the card's true length on the table,
+//! from either short edge), and takes the quad of the crop naming a face most surely. Where
+//! no crop names a face, the unit keeps its name if that is still the face its own quad is
+//! most like, and is left unknown otherwise, for the looks at unknown cards and at places a
+//! column leaves to name it.
 //!
-//! Validation layouts exact 662 -> 663 of 720, unseen 940 -> 943 of 1,050 (on the 31 sets
-//! won 8, lost 4), recast 806 -> 809 of 930; cards named wrong 34 -> 29, missed 100 -> 97.
-//! Keeping every name the crop does not replace: 663 and 941 (won 2, lost 0); leaving every
-//! unit it names none unknown: 664 and 942 (won 10, lost 6: units named right, left
-//! unknown).
+//! Named again from its own quad alone (session 68): validation layouts exact 662 -> 663 of
+//! 720, unseen 940 -> 943 of 1,050 (on the 31 sets won 8, lost 4), recast 806 -> 809 of 930;
+//! cards named wrong 34 -> 29, missed 100 -> 97. Keeping every name the crop does not
+//! replace: 663 and 941 (won 2, lost 0); leaving every unit it names none unknown: 664 and
+//! 942 (won 10, lost 6: units named right, left unknown). With its squared quads too
+//! (session 69): validation 663 as before, unseen 943 -> 946 (won 3, lost 0; two of the four
+//! scenes lost before), recast 809 -> 810; cards named wrong 29 -> 27, missed 97 -> 95. Its
+//! laid quad as well (`squared::true_up`) read every scene of the 31 sets the same, as did
+//! keeping its name where any crop's most like face is that name.
 
 use super::assemble::{centre, dist, half_turn, look_one_way, midpoint, Piece};
 use super::detect::{Detection, PieceClass};
-use super::identify::{Embedder, Gallery};
+use super::identify::{Embedder, Gallery, Identity};
 use super::quad_window::Quad;
 use super::sides::{city_cards, city_frames, column_of, is_city, is_unit_of};
+use super::squared::squared_quads;
 use super::VisionError;
 use image::RgbImage;
 use tablelens_engine::{Catalogue, Side};
@@ -64,10 +71,11 @@ pub fn turn_to_cities(pieces: &mut [Piece]) -> Vec<(usize, Side)> {
     turned
 }
 
-/// Names each unit `turned` ([`turn_to_cities`]) again from its crop facing its city alone,
-/// among the unit faces of its side (see the module's doc): it takes the name that crop
-/// gives; where that crop names none, the unit keeps its name if that is still the face
-/// it is most like, and is left unknown otherwise.
+/// Names each unit `turned` ([`turn_to_cities`]) again, among the unit faces of its side,
+/// from its crop facing its city in its own quad and in its squared quads (see the module's
+/// doc): it takes the quad and name of the try naming a face most surely; where no try names
+/// one, it keeps its name if that is still the face its own quad is most like, and is left
+/// unknown otherwise.
 pub fn name_again(
     frame: &RgbImage,
     catalogue: &Catalogue,
@@ -79,15 +87,32 @@ pub fn name_again(
     if turned.is_empty() {
         return Ok(());
     }
-    let detections: Vec<Detection> = turned
+    // The tries, each with the index in `turned` of the unit it is for: every unit's own
+    // quad first, then the squared quads.
+    let units: Vec<usize> = turned.iter().map(|&(i, _)| i).collect();
+    let own = units
         .iter()
-        .map(|&(i, _)| Detection::card(pieces[i].corners, pieces[i].score))
-        .collect();
-    let (looks, _) = look_one_way(frame, &detections, embedder, gallery)?;
-    for (look, &(i, side)) in looks.into_iter().zip(turned) {
+        .enumerate()
+        .map(|(k, &i)| (k, Detection::card(pieces[i].corners, pieces[i].score)));
+    let squared = squared_quads(frame, pieces, gallery, &units);
+    let (owners, tries): (Vec<usize>, Vec<Detection>) = own.chain(squared).unzip();
+    let (looks, _) = look_one_way(frame, &tries, embedder, gallery)?;
+    // For each unit: its own quad's look, or the look naming a face most surely.
+    let mut chosen: Vec<Option<(Piece, Identity)>> = vec![None; turned.len()];
+    for (look, k) in looks.into_iter().zip(owners) {
         let id = gallery.name_among(PieceClass::Card, &look.similarities, |face| {
-            is_unit_of(catalogue, face, side)
+            is_unit_of(catalogue, face, turned[k].1)
         });
+        let better = match &chosen[k] {
+            None => true,
+            Some((_, was)) => id.id.is_some() && (was.id.is_none() || id.score > was.score),
+        };
+        if better {
+            chosen[k] = Some((look, id));
+        }
+    }
+    for (&i, found) in units.iter().zip(chosen) {
+        let Some((look, id)) = found else { continue };
         let p = &mut pieces[i];
         if id.id.is_none() && p.id.as_deref() == Some(id.best.as_str()) {
             continue;
@@ -95,6 +120,7 @@ pub fn name_again(
         p.id = id.id;
         p.similarity = id.score;
         p.best = id.best;
+        p.corners = look.corners;
         p.similarities = look.similarities;
     }
     Ok(())
@@ -112,6 +138,7 @@ fn faces_away(quad: &Quad, city: [f32; 2]) -> bool {
 mod tests {
     use super::*;
     use crate::perceive::assemble::upright_card as card;
+    use crate::perceive::refine::farthest;
 
     /// Ziggy One at (300, 300), a unit of each side below and above it, and the unit
     /// `turned` of them named from its crop turned a half turn.
@@ -153,7 +180,7 @@ mod tests {
     }
 
     #[test]
-    fn a_unit_turned_back_is_named_again_from_its_crop_facing_its_city() {
+    fn a_unit_turned_back_is_named_again_from_its_crops_facing_its_city() {
         let cat = Catalogue::bundled();
         let (analyzer, frame) = crate::perceive::crowded_play_frame(&cat);
         let frame = &frame;
@@ -181,7 +208,7 @@ mod tests {
             .expect("another unit of its side");
         let mut pieces = read.pieces.clone();
         pieces[i].corners = half_turn(&pieces[i].corners);
-        pieces[i].id = other;
+        pieces[i].id = other.clone();
         let turned = turn_to_cities(&mut pieces);
         assert_eq!(turned, [(i, side)]);
         assert_eq!(pieces[i].corners, read.pieces[i].corners);
@@ -195,6 +222,29 @@ mod tests {
         )
         .expect("looks");
         assert_eq!(pieces[i].id, truth);
+        // Its quad reaching a third of its length past its printed bottom as well: named
+        // from its squared quad, which it takes.
+        let c = read.pieces[i].corners;
+        let past =
+            |a: [f32; 2], b: [f32; 2]| [b[0] + (b[0] - a[0]) / 3.0, b[1] + (b[1] - a[1]) / 3.0];
+        let long = [c[0], c[1], past(c[1], c[2]), past(c[0], c[3])];
+        let mut pieces = read.pieces.clone();
+        pieces[i].corners = half_turn(&long);
+        pieces[i].id = other;
+        let turned = turn_to_cities(&mut pieces);
+        assert_eq!(turned, [(i, side)]);
+        name_again(
+            frame,
+            &cat,
+            &mut pieces,
+            &turned,
+            readers.embedder,
+            readers.gallery,
+        )
+        .expect("looks");
+        assert_eq!(pieces[i].id, truth);
+        let width = dist(c[0], c[1]);
+        assert!(farthest(&pieces[i].corners, &c) < 0.15 * width);
         // Nothing turned, nothing looked at.
         let mut whole = read.pieces.clone();
         name_again(

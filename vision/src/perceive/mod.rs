@@ -583,8 +583,9 @@ impl Analyzer {
         // layouts exact 661 -> 662 of 720, unseen 936 -> 940 of 1,050 (won 5, lost 0);
         // turned after the trueing up, 661 and 935.
         let turned = facing::turn_to_cities(&mut pieces);
-        // And named again from its crop facing its city: validation 662 -> 663, unseen 940
-        // -> 943 (on the 31 sets won 8, lost 4), recast 806 -> 809.
+        // And named again from its crops facing its city, in its own quad and its squared
+        // ones: validation 662 -> 663, unseen 940 -> 946 (the squared quads 943 -> 946),
+        // recast 806 -> 810.
         facing::name_again(
             frame,
             catalogue,

@@ -34,6 +34,8 @@
 //!   91.9% and layouts exact to 169; with margins of 0, 0.02, 0.08 and 0.12 they gave 167,
 //!   168, 168 and 165, and slides of 0 only, or of 0 and +-0.05, 166 and 163 (margins 0.05
 //!   and 0).
+//! - A unit turned back to face its city is named again in its squared quads as well as
+//!   its own ([`squared_quads`], `facing::name_again`).
 
 use super::assemble::{centre, dist, look_one_way, look_other_way, median, Frame, Piece};
 use super::detect::{Detection, PieceClass};
@@ -221,6 +223,23 @@ pub fn look(
         }
     }
     Ok(())
+}
+
+/// The squared quads of the cards `units` points to in `pieces`, each with its index in
+/// `units`; none where the cities give no plane of the table.
+pub fn squared_quads(
+    frame: &RgbImage,
+    pieces: &[Piece],
+    gallery: &Gallery,
+    units: &[usize],
+) -> Vec<(usize, Detection)> {
+    let Some(plane) = table_plane(frame, pieces, gallery) else {
+        return Vec::new();
+    };
+    let tries = units.iter().enumerate();
+    tries
+        .flat_map(|(k, &i)| squared_tries(plane, &pieces[i]).map(move |t| (k, t)))
+        .collect()
 }
 
 /// A piece's similarity to the face `id`, as its last look found it.
