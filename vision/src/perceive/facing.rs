@@ -39,7 +39,7 @@ use super::assemble::{centre, dist, half_turn, look_one_way, midpoint, Piece};
 use super::detect::{Detection, PieceClass};
 use super::identify::{Embedder, Gallery, Identity};
 use super::quad_window::Quad;
-use super::sides::{city_cards, city_frames, column_of, is_city, is_unit_of};
+use super::sides::{city_cards, city_frames, column_of, is_city, name_as_unit};
 use super::squared::squared_quads;
 use super::VisionError;
 use image::RgbImage;
@@ -100,9 +100,7 @@ pub fn name_again(
     // For each unit: its own quad's look, or the look naming a face most surely.
     let mut chosen: Vec<Option<(Piece, Identity)>> = vec![None; turned.len()];
     for (look, k) in looks.into_iter().zip(owners) {
-        let id = gallery.name_among(PieceClass::Card, &look.similarities, |face| {
-            is_unit_of(catalogue, face, turned[k].1)
-        });
+        let id = name_as_unit(catalogue, gallery, &look.similarities, turned[k].1);
         let better = match &chosen[k] {
             None => true,
             Some((_, was)) => id.id.is_some() && (was.id.is_none() || id.score > was.score),

@@ -68,7 +68,7 @@ use super::identify::{Embedder, Gallery};
 use super::quad_window::Quad;
 use super::refine::{same_card, Refiner};
 use super::second_look::moved;
-use super::sides::{best_unit_face, city_frames, column_of, is_unit_of};
+use super::sides::{best_unit_face, city_frames, column_of, name_as_unit};
 use super::VisionError;
 use image::RgbImage;
 use tablelens_engine::{Catalogue, Side};
@@ -505,9 +505,7 @@ pub(crate) fn best_unit(
         .iter()
         .filter_map(|look| {
             let side = side_of(look)?;
-            let id = gallery.name_among(PieceClass::Card, &look.similarities, |face| {
-                is_unit_of(catalogue, face, side)
-            });
+            let id = name_as_unit(catalogue, gallery, &look.similarities, side);
             let named = id.id.filter(|_| id.score >= bar)?;
             Some(Piece {
                 id: Some(named),

@@ -15,7 +15,7 @@
 
 use super::assemble::{beside, centre, Frame, Piece, COLUMN_REACH};
 use super::detect::SURE_SCORE;
-use super::identify::{best_and_lead, Gallery};
+use super::identify::{best_and_lead, Gallery, Identity};
 use super::PieceClass;
 use tablelens_engine::{Catalogue, CityId, Side};
 
@@ -40,6 +40,19 @@ pub(crate) fn best_unit_face<'a>(
     side: Side,
 ) -> Option<(&'a str, f32, f32)> {
     best_and_lead(similarities, |face| is_unit_of(catalogue, face, side))
+}
+
+/// Names a card from its `similarities` among the unit faces of `side` only
+/// ([`Gallery::name_among`] with [`is_unit_of`]).
+pub(crate) fn name_as_unit(
+    catalogue: &Catalogue,
+    gallery: &Gallery,
+    similarities: &[(String, f32)],
+    side: Side,
+) -> Identity {
+    gallery.name_among(PieceClass::Card, similarities, |face| {
+        is_unit_of(catalogue, face, side)
+    })
 }
 
 /// Whether `face` is a unit card of either side.
@@ -105,9 +118,7 @@ pub fn read(catalogue: &Catalogue, gallery: &Gallery, pieces: &mut [Piece]) {
         let Some((_, side, _)) = column_of(&cities, centre(&p.corners)) else {
             continue;
         };
-        let id = gallery.name_among(PieceClass::Card, &p.similarities, |face| {
-            is_unit_of(catalogue, face, side)
-        });
+        let id = name_as_unit(catalogue, gallery, &p.similarities, side);
         p.id = id.id;
         p.similarity = id.score;
         p.best = id.best;

@@ -44,7 +44,7 @@ use super::plane::{Anchor, TablePlane, CARD_ASPECT};
 use super::quad_window::Quad;
 use super::refine::{farthest, same_card};
 use super::second_look::LEAST_FIRST_SIMILARITY;
-use super::sides::{column_of, is_city, is_unit_of};
+use super::sides::{column_of, is_city, name_as_unit};
 use super::VisionError;
 use image::RgbImage;
 use tablelens_engine::{Catalogue, Side};
@@ -196,9 +196,7 @@ pub fn look(
     look_other_way(&mut looks, &crops, &all, embedder, gallery)?;
     let mut best: Vec<Option<Piece>> = vec![None; pieces.len()];
     for (look, &(i, side)) in looks.into_iter().zip(&owners) {
-        let id = gallery.name_among(PieceClass::Card, &look.similarities, |face| {
-            is_unit_of(catalogue, face, side)
-        });
+        let id = name_as_unit(catalogue, gallery, &look.similarities, side);
         let Some(named) = id.id.filter(|_| id.score >= BAR) else {
             continue;
         };
