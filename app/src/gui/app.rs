@@ -971,7 +971,9 @@ impl TableLensApp {
                         if !editor.likely.is_empty() {
                             ui.separator();
                         }
-                        for id in cat.component_ids() {
+                        // Every other component, each once.
+                        let others = cat.component_ids().into_iter();
+                        for id in others.filter(|id| !editor.likely.contains(id)) {
                             let name = component_name(&cat, lang, &id);
                             ui.selectable_value(&mut editor.identity, Some(id), name);
                         }

@@ -379,6 +379,10 @@ fn the_cards_a_place_left_unread_looks_most_like_are_offered_first() {
         .click();
     h.run();
     h.get_by_label("Brute (likely)");
+    // Offered once: not again in the list of every component below them.
+    assert_eq!(h.query_all_by_label("Brute").count(), 0);
+    assert_eq!(h.query_all_by_label("Hornet").count(), 0);
+    h.get_by_label("War Council");
     h.get_by_label("Hornet (likely)").click();
     h.run();
     h.get_by_label("Apply").click();
