@@ -204,45 +204,35 @@ mod tests {
             .map(|&(k, _)| read.pieces[k].id.clone())
             .find(|id| *id != truth)
             .expect("another unit of its side");
-        let mut pieces = read.pieces.clone();
-        pieces[i].corners = half_turn(&pieces[i].corners);
-        pieces[i].id = other.clone();
-        let turned = turn_to_cities(&mut pieces);
-        assert_eq!(turned, [(i, side)]);
-        assert_eq!(pieces[i].corners, read.pieces[i].corners);
-        name_again(
-            frame,
-            &cat,
-            &mut pieces,
-            &turned,
-            readers.embedder,
-            readers.gallery,
-        )
-        .expect("looks");
-        assert_eq!(pieces[i].id, truth);
+        // The unit in `quad`, turned a half turn and named as that other unit: turned back to
+        // `quad`, then named again.
+        let named_again = |quad: Quad| {
+            let mut pieces = read.pieces.clone();
+            pieces[i].corners = half_turn(&quad);
+            pieces[i].id = other.clone();
+            let turned = turn_to_cities(&mut pieces);
+            assert_eq!(turned, [(i, side)]);
+            assert_eq!(pieces[i].corners, quad);
+            name_again(
+                frame,
+                &cat,
+                &mut pieces,
+                &turned,
+                readers.embedder,
+                readers.gallery,
+            )
+            .expect("looks");
+            pieces
+        };
+        let c = read.pieces[i].corners;
+        assert_eq!(named_again(c)[i].id, truth);
         // Its quad reaching a third of its length past its printed bottom as well: named
         // from its squared quad, which it takes.
-        let c = read.pieces[i].corners;
         let past =
             |a: [f32; 2], b: [f32; 2]| [b[0] + (b[0] - a[0]) / 3.0, b[1] + (b[1] - a[1]) / 3.0];
-        let long = [c[0], c[1], past(c[1], c[2]), past(c[0], c[3])];
-        let mut pieces = read.pieces.clone();
-        pieces[i].corners = half_turn(&long);
-        pieces[i].id = other;
-        let turned = turn_to_cities(&mut pieces);
-        assert_eq!(turned, [(i, side)]);
-        name_again(
-            frame,
-            &cat,
-            &mut pieces,
-            &turned,
-            readers.embedder,
-            readers.gallery,
-        )
-        .expect("looks");
-        assert_eq!(pieces[i].id, truth);
-        let width = dist(c[0], c[1]);
-        assert!(farthest(&pieces[i].corners, &c) < 0.15 * width);
+        let long = named_again([c[0], c[1], past(c[1], c[2]), past(c[0], c[3])]);
+        assert_eq!(long[i].id, truth);
+        assert!(farthest(&long[i].corners, &c) < 0.15 * dist(c[0], c[1]));
         // Nothing turned, nothing looked at.
         let mut whole = read.pieces.clone();
         name_again(
