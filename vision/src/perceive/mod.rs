@@ -17,6 +17,7 @@
 
 pub mod art;
 pub mod assemble;
+pub mod carried;
 pub mod city_row;
 pub mod close_calls;
 pub mod column_end;
@@ -455,14 +456,15 @@ impl Analyzer {
     /// times brighter or dimmer than the enrolled pictures', is analysed again with the
     /// light taken out ([`light::Light::relit`]), and that second analysis is the frame's;
     /// the cards the first named at [`CARRIED`] or more are looked at in it too, where its
-    /// detector does not find them.
+    /// detector does not find them, and the markers the first read on a city are taken over
+    /// where it sees none there ([`carried`]).
     pub fn analyze(
         &self,
         catalogue: &Catalogue,
         frame: &RgbImage,
     ) -> Result<Analysis, VisionError> {
         let start = Instant::now();
-        let (first, light) = self.analyze_once(catalogue, frame, &[], [light::FULL; 3])?;
+        let (first, light) = self.analyze_once(catalogue, frame, &[], &[], [light::FULL; 3])?;
         let Some((relit, ceiling)) = light.relit(frame) else {
             return Ok(first);
         };
@@ -473,20 +475,24 @@ impl Analyzer {
             .filter(|p| p.class == PieceClass::Card && p.id.is_some() && p.similarity >= CARRIED)
             .map(|p| Detection::card(p.corners, p.score))
             .collect();
-        let (mut again, _) = self.analyze_once(catalogue, &relit, &named, ceiling)?;
+        let (mut again, _) =
+            self.analyze_once(catalogue, &relit, &named, &first.pieces, ceiling)?;
         again.times.first_pass_ms = first_ms;
         Ok(again)
     }
 
     /// Analyses one frame as it is; and the frame's light, as its named cards show it.
     /// `carried` are cards an analysis of the frame under another light found, looked at
-    /// again where the detector does not find them; `ceiling` is the level at which each
-    /// channel of `frame` stops ([`light::Light::ceiling`]).
+    /// again where the detector does not find them; `first` are the pieces of that analysis,
+    /// whose markers on cities are taken over where this one sees none ([`carried`]);
+    /// `ceiling` is the level at which each channel of `frame` stops
+    /// ([`light::Light::ceiling`]).
     fn analyze_once(
         &self,
         catalogue: &Catalogue,
         frame: &RgbImage,
         carried: &[Detection],
+        first: &[assemble::Piece],
         ceiling: [f32; 3],
     ) -> Result<(Analysis, light::Light), VisionError> {
         let mut clock = StepClock::start(self);
@@ -650,6 +656,9 @@ impl Analyzer {
         // A strip left unknown that is mostly the ends of its neighbours' named strips.
         strips::drop_seen_beside(&mut pieces);
         clock.done(Stage::Identify, "strips seen beside dropped");
+        // A marker the frame's first analysis read on a city, where this one, under the light
+        // taken out, sees nothing (unseen 946 -> 947 of 1,050).
+        carried::add_lost_markers(&mut pieces, first);
         let (mut layout, has_cities) = assemble::assemble(catalogue, &pieces);
         missing_cards::offer_likely(&mut layout.missing, &unnamed);
         clock.done(Stage::Assemble, "assemble");

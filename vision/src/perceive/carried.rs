@@ -1,0 +1,127 @@
+//! What a frame's second analysis, under the light taken out ([`super::Analyzer::analyze`]),
+//! takes over from its first: the markers the first read on a city where the second sees
+//! nothing.
+//!
+//! The second analysis is the frame's, but its token finder looks at a frame whose colours
+//! the relighting moved, and it can miss a marker the first saw plainly: deck 21 scene 35's
+//! used-feature marker, named at 0.61 in the first analysis, where the second's finder
+//! reported no spot at all, so the layout read the city's feature as unused.
+//!
+//! Only markers on cities are taken over, not tokens on units. A throwaway log on all 31
+//! rendered sets and the 17 recast ones (`models/README.md`; 2,700 scenes, about one in six
+//! analysed twice) listed every token or marker named in a first analysis that lay on a card
+//! the second named and where the second kept no piece: 2 markers, both lying where the truth
+//! has that marker, and 13 tokens, 7 lying where the truth has that token and 6 where none lay
+//! (patches of a unit's art: a swirl's dark middle named -2 at 0.66, a dark square named -2
+//! at 0.70). Neither the first analysis's similarity nor the spot's likeness to its unit's art
+//! told those apart. Carrying markers and tokens read the 31 sets as carrying markers only
+//! (one scene won) and won 2 and lost 2 of the recast ones.
+
+use super::assemble::{centre, dist, Frame, Piece};
+use super::detect::PieceClass;
+use super::sides::is_city;
+use tablelens_engine::Token;
+
+/// Adds to `pieces` (a frame's second analysis) each marker `first` (its first analysis)
+/// named that lies on a card `pieces` names as a city, where no token, marker or unknown spot
+/// of `pieces` lies within a marker's side of it.
+pub fn add_lost_markers(pieces: &mut Vec<Piece>, first: &[Piece]) {
+    let lost: Vec<Piece> = first
+        .iter()
+        .filter(|p| p.class == PieceClass::Small)
+        .filter(|p| {
+            p.id.as_deref()
+                .is_some_and(|id| Token::from_component_id(id).is_none())
+        })
+        .filter(|p| {
+            let c = centre(&p.corners);
+            let side = dist(p.corners[0], p.corners[1]);
+            let seen = pieces
+                .iter()
+                .filter(|q| q.class == PieceClass::Small)
+                .any(|q| dist(centre(&q.corners), c) < side);
+            !seen && pieces.iter().any(|q| is_named_city_under(q, c))
+        })
+        .cloned()
+        .collect();
+    pieces.extend(lost);
+}
+
+/// Whether `card` is a card named as a city whose quad holds the point `c`.
+fn is_named_city_under(card: &Piece, c: [f32; 2]) -> bool {
+    if card.class != PieceClass::Card || !card.id.as_deref().is_some_and(is_city) {
+        return false;
+    }
+    let l = Frame::of(&card.corners).local(c);
+    (0.0..1.0).contains(&l[0]) && (0.0..1.0).contains(&l[1])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A piece of `class` with a square quad of side `side` whose top left is (x, y).
+    fn piece(class: PieceClass, id: Option<&str>, x: f32, y: f32, side: f32) -> Piece {
+        Piece {
+            class,
+            corners: [[x, y], [x + side, y], [x + side, y + side], [x, y + side]],
+            score: 0.9,
+            id: id.map(String::from),
+            similarity: 0.7,
+            best: id.unwrap_or_default().to_string(),
+            similarities: Vec::new(),
+        }
+    }
+
+    fn ids(pieces: &[Piece]) -> Vec<Option<&str>> {
+        pieces.iter().map(|p| p.id.as_deref()).collect()
+    }
+
+    #[test]
+    fn a_marker_the_first_look_read_on_a_city_and_the_second_lost_is_taken_over() {
+        let city = piece(PieceClass::Card, Some("iron_gate"), 0.0, 0.0, 100.0);
+        let unit = piece(PieceClass::Card, Some("hornet"), 200.0, 0.0, 100.0);
+        let first = vec![
+            // On the city, and nothing of the second analysis there: taken over.
+            piece(
+                PieceClass::Small,
+                Some("marker_used_feature"),
+                10.0,
+                10.0,
+                20.0,
+            ),
+            // On the city, where the second analysis has a marker of its own: kept as it is.
+            piece(PieceClass::Small, Some("marker_battle"), 60.0, 60.0, 20.0),
+            // A token on a unit: never taken over.
+            piece(PieceClass::Small, Some("token_plus1"), 220.0, 20.0, 20.0),
+            // A marker off every city, and one left unknown: not taken over.
+            piece(PieceClass::Small, Some("marker_battle"), 400.0, 400.0, 20.0),
+            piece(PieceClass::Small, None, 30.0, 60.0, 20.0),
+        ];
+        let mut second = vec![
+            city.clone(),
+            unit.clone(),
+            piece(
+                PieceClass::Small,
+                Some("marker_destroyed_district"),
+                62.0,
+                58.0,
+                20.0,
+            ),
+        ];
+        add_lost_markers(&mut second, &first);
+        assert_eq!(
+            ids(&second),
+            [
+                Some("iron_gate"),
+                Some("hornet"),
+                Some("marker_destroyed_district"),
+                Some("marker_used_feature"),
+            ]
+        );
+        // Where the second analysis names no city there, nothing is taken over.
+        let mut unnamed = vec![piece(PieceClass::Card, None, 0.0, 0.0, 100.0), unit];
+        add_lost_markers(&mut unnamed, &first);
+        assert_eq!(unnamed.len(), 2);
+    }
+}
