@@ -12,8 +12,8 @@
 //! - Whatever cannot be named or placed is listed in `unknown`, never guessed.
 
 use super::art::{
-    art_bar, FaceArt, CITY_RESCUE_BELOW, FAINT_UNLIKE_ITS_PICTURE, NOT_ART, RESCUE_BELOW,
-    SOMEWHAT_ART, UNLIKE_ITS_PICTURE,
+    art_bar, FaceArt, CITY_RESCUE_BELOW, FAINT_REACH, FAINT_UNLIKE_ITS_PICTURE, LIKE_ITS_PICTURE,
+    NOT_ART, RESCUE_BELOW, SOMEWHAT_ART, UNLIKE_ITS_PICTURE,
 };
 use super::close_calls;
 use super::detect::{Detection, PieceClass};
@@ -690,8 +690,10 @@ pub fn read_on_cards(
         let small = class == PieceClass::Small;
         let near_bar =
             small && near_its_bar(&id, bar, on_city, raised, gallery.thresholds.small_margin);
+        // A faint spot on a unit named well under its bar, which two more looks may bear out.
+        let far_under = small && well_under_its_bar(&id, bar, faint, on_city);
         // How like the art of the cards it lies on a token or marker is, where it lies.
-        let art_here = if near_bar || (small && id.score >= bar) {
+        let art_here = if near_bar || far_under || (small && id.score >= bar) {
             art_faces
                 .iter()
                 .filter_map(|(id, quad)| art.likeness(frame, id, quad, &corners))
@@ -702,7 +704,14 @@ pub fn read_on_cards(
         // A token or marker a little under its bar that is clearly not the art of its card:
         // something lies there, the piece it is most like (when that leads clearly; a marker
         // on a city only then).
-        let rescued = near_bar && art_here.is_some_and(|l| l < NOT_ART);
+        let not_art = art_here.is_some_and(|l| l < NOT_ART);
+        // A faint spot well under its bar that is clearly not the art and is like its own
+        // token's picture: the embedder's best, the art and the picture agree a token lies
+        // there.
+        let borne_out = !near_bar
+            && far_under
+            && borne_out(art_here, || token_looks.likeness(frame, &corners, &id.best));
+        let rescued = (near_bar && not_art) || borne_out;
         if rescued && id.margin >= gallery.thresholds.small_margin {
             id.id = Some(id.best.clone());
         }
@@ -853,6 +862,21 @@ fn near_its_bar(id: &Identity, bar: f32, on_city: bool, raised: bool, least_marg
     } else {
         id.score >= bar - RESCUE_BELOW && Token::from_component_id(&id.best).is_some() && !raised
     }
+}
+
+/// Whether a token the token finder saw only faintly on a unit (`faint`, not `on_city`) is
+/// named `id` under its bar `bar` by less than [`FAINT_REACH`]: a spot two more looks may
+/// bear out ([`borne_out`]), raised or not.
+fn well_under_its_bar(id: &Identity, bar: f32, faint: bool, on_city: bool) -> bool {
+    faint && !on_city && id.score < bar && id.score >= bar - FAINT_REACH
+}
+
+/// Whether the looks at a faint spot well under its bar ([`well_under_its_bar`]) bear out
+/// the token it is most like: its likeness to its unit's `art` there is under [`NOT_ART`],
+/// and its likeness to that token's enrolled `picture` (asked only then, as it costs more)
+/// is [`LIKE_ITS_PICTURE`] or more.
+fn borne_out(art: Option<f32>, picture: impl FnOnce() -> Option<f32>) -> bool {
+    art.is_some_and(|l| l < NOT_ART) && picture().is_some_and(|l| l >= LIKE_ITS_PICTURE)
 }
 
 /// The least similarity a strip beside a unit needs to be read as its module, or `None`
@@ -1292,6 +1316,27 @@ mod tests {
         // The cuts go both ways, each inside one strip width.
         assert!(STRIP_ACROSS.iter().any(|&s| s < 0.0) && STRIP_ACROSS.iter().any(|&s| s > 0.0));
         assert!(STRIP_ACROSS.iter().all(|s| s.abs() <= 0.5));
+    }
+
+    #[test]
+    fn a_faint_token_well_under_its_bar_is_kept_where_the_art_and_its_picture_bear_it_out() {
+        let plus1 = |score| named_as("token_plus1", score, 0.2);
+        // A faint spot on a unit, from FAINT_REACH under the faint bar of 0.7.
+        assert!(well_under_its_bar(&plus1(0.5), 0.7, true, false));
+        assert!(!well_under_its_bar(&plus1(0.4), 0.7, true, false));
+        // Over its bar it needs nothing; a clear spot, or one on a city, is not such a spot.
+        assert!(!well_under_its_bar(&plus1(0.72), 0.7, true, false));
+        assert!(!well_under_its_bar(&plus1(0.5), 0.7, false, false));
+        assert!(!well_under_its_bar(&plus1(0.5), 0.7, true, true));
+        // Unlike the art and like its own picture: borne out.
+        assert!(borne_out(Some(0.2), || Some(0.8)));
+        // Like the art, or too little like its picture, or with either unknown: not.
+        assert!(!borne_out(Some(0.6), || Some(0.8)));
+        assert!(!borne_out(Some(0.2), || Some(0.6)));
+        assert!(!borne_out(None, || Some(0.8)));
+        assert!(!borne_out(Some(0.2), || None));
+        // The costlier picture is not asked where the art already rules the spot out.
+        assert!(!borne_out(Some(0.9), || panic!("the picture was asked")));
     }
 
     #[test]
