@@ -708,10 +708,10 @@ pub fn read_on_cards(
         // A faint spot well under its bar that is clearly not the art and is like its own
         // token's picture: the embedder's best, the art and the picture agree a token lies
         // there.
-        let borne_out = !near_bar
+        let vouched_for = !near_bar
             && far_under
             && borne_out(art_here, || token_looks.likeness(frame, &corners, &id.best));
-        let rescued = (near_bar && not_art) || borne_out;
+        let rescued = (near_bar && not_art) || vouched_for;
         if rescued && id.margin >= gallery.thresholds.small_margin {
             id.id = Some(id.best.clone());
         }
@@ -864,11 +864,15 @@ fn near_its_bar(id: &Identity, bar: f32, on_city: bool, raised: bool, least_marg
     }
 }
 
-/// Whether a token the token finder saw only faintly on a unit (`faint`, not `on_city`) is
-/// named `id` under its bar `bar` by less than [`FAINT_REACH`]: a spot two more looks may
-/// bear out ([`borne_out`]), raised or not.
+/// Whether a spot the token finder saw only faintly on a unit (`faint`, not `on_city`) is
+/// most like a token (not a marker), named `id` under its bar `bar` by less than
+/// [`FAINT_REACH`]: a spot two more looks may bear out ([`borne_out`]), raised or not.
 fn well_under_its_bar(id: &Identity, bar: f32, faint: bool, on_city: bool) -> bool {
-    faint && !on_city && id.score < bar && id.score >= bar - FAINT_REACH
+    faint
+        && !on_city
+        && id.score < bar
+        && id.score >= bar - FAINT_REACH
+        && Token::from_component_id(&id.best).is_some()
 }
 
 /// Whether the looks at a faint spot well under its bar ([`well_under_its_bar`]) bear out
@@ -1324,8 +1328,15 @@ mod tests {
         // A faint spot on a unit, from FAINT_REACH under the faint bar of 0.7.
         assert!(well_under_its_bar(&plus1(0.5), 0.7, true, false));
         assert!(!well_under_its_bar(&plus1(0.4), 0.7, true, false));
-        // Over its bar it needs nothing; a clear spot, or one on a city, is not such a spot.
+        // Over its bar it needs nothing; a clear spot, or one on a city, is not such a spot,
+        // nor one most like a marker.
         assert!(!well_under_its_bar(&plus1(0.72), 0.7, true, false));
+        assert!(!well_under_its_bar(
+            &named_as("marker_battle", 0.5, 0.2),
+            0.7,
+            true,
+            false
+        ));
         assert!(!well_under_its_bar(&plus1(0.5), 0.7, false, false));
         assert!(!well_under_its_bar(&plus1(0.5), 0.7, true, true));
         // Unlike the art and like its own picture: borne out.
