@@ -704,7 +704,7 @@ pub fn read_on_cards(
         // A token or marker a little under its bar that is clearly not the art of its card:
         // something lies there, the piece it is most like (when that leads clearly; a marker
         // on a city only then).
-        let not_art = art_here.is_some_and(|l| l < NOT_ART);
+        let not_art = unlike_art(art_here);
         // A faint spot well under its bar that is clearly not the art and is like its own
         // token's picture: the embedder's best, the art and the picture agree a token lies
         // there.
@@ -880,7 +880,13 @@ fn well_under_its_bar(id: &Identity, bar: f32, faint: bool, on_city: bool) -> bo
 /// and its likeness to that token's enrolled `picture` (asked only then, as it costs more)
 /// is [`LIKE_ITS_PICTURE`] or more.
 fn borne_out(art: Option<f32>, picture: impl FnOnce() -> Option<f32>) -> bool {
-    art.is_some_and(|l| l < NOT_ART) && picture().is_some_and(|l| l >= LIKE_ITS_PICTURE)
+    unlike_art(art) && picture().is_some_and(|l| l >= LIKE_ITS_PICTURE)
+}
+
+/// Whether a spot's likeness to the `art` of the card it lies on, where it was asked, is
+/// under [`NOT_ART`]: something other than the print lies there.
+fn unlike_art(art: Option<f32>) -> bool {
+    art.is_some_and(|l| l < NOT_ART)
 }
 
 /// The least similarity a strip beside a unit needs to be read as its module, or `None`
@@ -970,6 +976,19 @@ impl Frame {
             (self.right[0] * d[1] - self.right[1] * d[0]) / det,
         ]
     }
+
+    /// Whether the card holds the point `p`, or it lies within `margin` card units of its
+    /// edges (see [`on_card`]).
+    pub fn holds(&self, p: [f32; 2], margin: f32) -> bool {
+        on_card(self.local(p), margin)
+    }
+}
+
+/// Whether a point at `l` in card units ([`Frame::local`]) lies on the card, or within
+/// `margin` card units of its edges (0 for on it: from 0 up to, not at, 1 each way).
+pub(crate) fn on_card(l: [f32; 2], margin: f32) -> bool {
+    let span = -margin..1.0 + margin;
+    span.contains(&l[0]) && span.contains(&l[1])
 }
 
 fn sub(a: [f32; 2], b: [f32; 2]) -> [f32; 2] {
@@ -1019,8 +1038,7 @@ fn token_host(placed: &[Placed], pieces: &[Piece], c: [f32; 2]) -> Option<usize>
         .enumerate()
         .filter_map(|(k, u)| {
             let l = Frame::of(&pieces[u.piece].corners).local(c);
-            ((-0.05..1.05).contains(&l[0]) && (-0.05..1.05).contains(&l[1]))
-                .then_some((k, u.along, l[1]))
+            on_card(l, 0.05).then_some((k, u.along, l[1]))
         })
         .collect();
     let on_top = |inside: bool| {
@@ -1173,10 +1191,7 @@ pub fn assemble(catalogue: &Catalogue, pieces: &[Piece]) -> (Layout, bool) {
                 None => unknowns.push(unknown(p, &format!(": {id} on no unit"))),
             }
         } else {
-            let host = city_frames.iter().position(|(_, f, _)| {
-                let l = f.local(c);
-                (-0.1..1.1).contains(&l[0]) && (-0.1..1.1).contains(&l[1])
-            });
+            let host = city_frames.iter().position(|(_, f, _)| f.holds(c, 0.1));
             match host {
                 Some(k) => {
                     doubt(p, cities[k].0, None);
@@ -1256,6 +1271,24 @@ mod tests {
             margin,
             best: best.to_string(),
         }
+    }
+
+    #[test]
+    fn a_card_holds_the_points_on_it_and_within_its_margin() {
+        // A card turned a quarter: its printed top edge runs down the image's right side.
+        let card = Frame::of(&[[100.0, 0.0], [100.0, 60.0], [0.0, 60.0], [0.0, 0.0]]);
+        assert!(card.holds([50.0, 30.0], 0.0));
+        assert!(card.holds([99.0, 1.0], 0.0));
+        // Just off its long edge: held only within a margin of a tenth of the card.
+        assert!(!card.holds([50.0, 63.0], 0.0));
+        assert!(card.holds([50.0, 63.0], 0.1));
+        assert!(!card.holds([50.0, 69.0], 0.1));
+        assert!(!card.holds([-5.0, 30.0], 0.0));
+        // A point exactly on the far edges is past the card; a degenerate card holds none.
+        assert!(!on_card([1.0, 0.5], 0.0));
+        assert!(on_card([0.0, 0.5], 0.0));
+        let flat = Frame::of(&[[0.0, 0.0], [10.0, 0.0], [10.0, 0.0], [0.0, 0.0]]);
+        assert!(!flat.holds([5.0, 0.0], 0.5));
     }
 
     #[test]

@@ -95,10 +95,10 @@ fn bottom_covered(quad: &Quad, cards: &[Quad]) -> bool {
         f.origin[0] + 0.5 * f.right[0] + (1.0 + PAST_BOTTOM) * f.down[0],
         f.origin[1] + 0.5 * f.right[1] + (1.0 + PAST_BOTTOM) * f.down[1],
     ];
-    cards.iter().filter(|c| *c != quad).any(|c| {
-        let l = Frame::of(c).local(at);
-        (0.0..=1.0).contains(&l[0]) && (0.0..=1.0).contains(&l[1])
-    })
+    cards
+        .iter()
+        .filter(|c| *c != quad)
+        .any(|c| Frame::of(c).holds(at, 0.0))
 }
 
 /// The quad of a card's true length kept from `quad`'s printed bottom edge, where its top
