@@ -1,6 +1,7 @@
 //! What a frame's second analysis, under the light taken out ([`super::Analyzer::analyze`]),
-//! takes over from its first: the markers the first read on a city where the second sees
-//! nothing.
+//! takes over from its first: the cards the first named surely, looked at again where the
+//! second's detector does not find them ([`cards`]), and the markers the first read on a city
+//! where the second sees nothing ([`add_lost_markers`]).
 //!
 //! The second analysis is the frame's, but its token finder looks at a frame whose colours
 //! the relighting moved, and it can miss a marker the first saw plainly: deck 21 scene 35's
@@ -20,9 +21,21 @@
 //! 930 as before (one more scene's city state read right, its token fault left).
 
 use super::assemble::{centre, dist, Frame, Piece};
-use super::detect::PieceClass;
+use super::detect::{Detection, PieceClass};
 use super::sides::is_city;
+use super::CARRIED;
 use tablelens_engine::Token;
+
+/// The cards `first` (a frame's first analysis) named at [`CARRIED`] or more, as detections
+/// for the second analysis to look at where its own detector does not find them
+/// ([`super::refine::add_unseen`]).
+pub fn cards(first: &[Piece]) -> Vec<Detection> {
+    first
+        .iter()
+        .filter(|p| p.class == PieceClass::Card && p.id.is_some() && p.similarity >= CARRIED)
+        .map(|p| Detection::card(p.corners, p.score))
+        .collect()
+}
 
 /// Adds to `pieces` (a frame's second analysis) each marker `first` (its first analysis)
 /// named that lies on a card `pieces` names as a city, where no token, marker or unknown spot
@@ -54,8 +67,7 @@ fn is_named_city_under(card: &Piece, c: [f32; 2]) -> bool {
     if card.class != PieceClass::Card || !card.id.as_deref().is_some_and(is_city) {
         return false;
     }
-    let l = Frame::of(&card.corners).local(c);
-    (0.0..1.0).contains(&l[0]) && (0.0..1.0).contains(&l[1])
+    Frame::of(&card.corners).holds(c, 0.0)
 }
 
 #[cfg(test)]
@@ -125,5 +137,26 @@ mod tests {
         let mut unnamed = vec![piece(PieceClass::Card, None, 0.0, 0.0, 100.0), unit];
         add_lost_markers(&mut unnamed, &first);
         assert_eq!(unnamed.len(), 2);
+    }
+
+    #[test]
+    fn only_cards_the_first_look_named_surely_are_carried() {
+        let named = |id: Option<&str>, similarity: f32, x: f32| Piece {
+            similarity,
+            ..piece(PieceClass::Card, id, x, 0.0, 100.0)
+        };
+        let first = vec![
+            named(Some("hornet"), CARRIED + 0.05, 0.0),
+            named(Some("iron_gate"), CARRIED, 150.0),
+            // Named, but weakly: a phantom if carried.
+            named(Some("gunner"), CARRIED - 0.05, 300.0),
+            // Unnamed, and a token: never carried.
+            named(None, 0.95, 450.0),
+            piece(PieceClass::Small, Some("token_plus1"), 20.0, 20.0, 20.0),
+        ];
+        let carried = cards(&first);
+        let at: Vec<f32> = carried.iter().map(|d| d.corners[0][0]).collect();
+        assert_eq!(at, [0.0, 150.0]);
+        assert!(carried.iter().all(|d| d.class == PieceClass::Card));
     }
 }

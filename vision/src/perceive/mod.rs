@@ -464,40 +464,33 @@ impl Analyzer {
         frame: &RgbImage,
     ) -> Result<Analysis, VisionError> {
         let start = Instant::now();
-        let (first, light) = self.analyze_once(catalogue, frame, &[], &[], [light::FULL; 3])?;
+        let (first, light) = self.analyze_once(catalogue, frame, &[], [light::FULL; 3])?;
         let Some((relit, ceiling)) = light.relit(frame) else {
             return Ok(first);
         };
         let first_ms = start.elapsed().as_secs_f64() * 1000.0;
-        let named: Vec<Detection> = first
-            .pieces
-            .iter()
-            .filter(|p| p.class == PieceClass::Card && p.id.is_some() && p.similarity >= CARRIED)
-            .map(|p| Detection::card(p.corners, p.score))
-            .collect();
-        let (mut again, _) =
-            self.analyze_once(catalogue, &relit, &named, &first.pieces, ceiling)?;
+        let (mut again, _) = self.analyze_once(catalogue, &relit, &first.pieces, ceiling)?;
         again.times.first_pass_ms = first_ms;
         Ok(again)
     }
 
     /// Analyses one frame as it is; and the frame's light, as its named cards show it.
-    /// `carried` are cards an analysis of the frame under another light found, looked at
-    /// again where the detector does not find them; `first` are the pieces of that analysis,
-    /// whose markers on cities are taken over where this one sees none ([`carried`]);
+    /// `first` are the pieces an analysis of the frame under another light found (none where
+    /// this is the first): its cards named at [`CARRIED`] or more are looked at again where
+    /// the detector does not find them, and its markers on cities are taken over where this
+    /// analysis sees none ([`carried`]);
     /// `ceiling` is the level at which each channel of `frame` stops
     /// ([`light::Light::ceiling`]).
     fn analyze_once(
         &self,
         catalogue: &Catalogue,
         frame: &RgbImage,
-        carried: &[Detection],
         first: &[assemble::Piece],
         ceiling: [f32; 3],
     ) -> Result<(Analysis, light::Light), VisionError> {
         let mut clock = StepClock::start(self);
         let mut detections = self.detector.detect(frame)?;
-        refine::add_unseen(&mut detections, carried);
+        refine::add_unseen(&mut detections, &carried::cards(first));
         clock.done(Stage::Detect, "detect");
         self.refine(frame, &mut detections)?;
         clock.done(Stage::Refine, "refine");
