@@ -100,6 +100,13 @@
 //! 11, all right: layouts exact, unseen 918 -> 922 of 1,050, validation 650 -> 652 of 720;
 //! recast under a coloured light 788 -> 791 of 930, with one piece more named wrong there.
 //! Naming every such piece by its best would have named 3 more wrong on the 31 sets.
+//!
+//! **A glyph alone where the hue says nothing.** Where neither look-alike's picture (nor the
+//! spot) has colour enough for the hue to lean at all, or both pictures share one hue (deck
+//! 22's +1 and +2 are one purple), the glyph is all there is besides the embedder, and a
+//! clear one (`GLYPH_ALONE`) renames a token the embedder named by a narrow lead. On all 31
+//! rendered sets two tokens renamed, both rightly; recast, two rightly and one wrongly
+//! (layouts exact 810 -> 812 of 930).
 
 use super::assemble::{scaled, Piece};
 use super::detect::PieceClass;
@@ -110,6 +117,7 @@ use super::par;
 use super::resample::{area_resize, rectify};
 use image::RgbImage;
 use serde::{Deserialize, Serialize};
+use tablelens_engine::Token;
 
 /// Side in pixels of a small piece's picture as the gallery keeps it, and of the token in
 /// the window cut around a spot at the table.
@@ -176,6 +184,19 @@ const GLYPH_KEEPS: f32 = 0.12;
 /// eight changed wrongly by 0.30 and 0.42 (a +2 taken for deck 13's teal disable, a
 /// disable for a +2 on deck 23).
 const SURE_LEAD: f32 = 0.25;
+
+/// The least lead of the other look-alike's pictures over those of the token the embedder
+/// named that renames it by the glyph alone: where the hue says nothing at all (neither
+/// picture nor the spot coloured enough to lean, [`LookAlikes::hue_leaning`], or the two
+/// pictures of one hue) and the embedder named it by a lead under [`GLYPH_ALONE_BELOW`].
+/// Elsewhere the glyph renames only with the hue leaning its way ([`SECONDED_GLYPH`]). On
+/// all 31 rendered sets this renamed two tokens, both rightly (a +1 and a shield the
+/// embedder took for a disable), and recast under a coloured light three, two rightly
+/// (validation 664 and unseen 948 of 1,050 either way, recast 810 -> 812 of 930). Markers
+/// are left out: renamed so, as many went wrong as right.
+const GLYPH_ALONE: f32 = 0.08;
+/// The embedder's lead under which a clear glyph alone renames its name ([`GLYPH_ALONE`]).
+const GLYPH_ALONE_BELOW: f32 = 0.15;
 
 /// An enrolled picture as the gallery keeps it: reduced to `W` x `H` pixels, as
 /// hexadecimal RGB bytes row by row. In JSON `{"id", "rgb"}`.
@@ -675,10 +696,23 @@ fn settled(
             }
             w
         }
-        // The embedder's name gives way where hue and glyph both take it for the other.
+        // The embedder's name gives way where hue and glyph both take it for the other, or,
+        // where the hue says nothing at all, a clear glyph alone against a narrow lead.
         (Some(named), _) => {
             let other = if *named == a { &b } else { &a };
-            if *named != a && *named != b || !look_alikes.seconds(seen, pair, other, glyph) {
+            if *named != a && *named != b {
+                return None;
+            }
+            if look_alikes
+                .by_hue(seen, pair, LEANING_CHROMA, 0.0)
+                .is_none()
+            {
+                let tokens = pair.iter().all(|id| Token::from_component_id(id).is_some());
+                let narrow = tokens && *named == a && sa - sb < GLYPH_ALONE_BELOW;
+                let alone = narrow && glyph().is_some_and(|(g, l)| g == *other && l >= GLYPH_ALONE);
+                return alone.then(|| (other.clone(), sb));
+            }
+            if !look_alikes.seconds(seen, pair, other, glyph) {
                 return None;
             }
             other.clone()
@@ -873,20 +907,28 @@ mod tests {
         let mut pieces = vec![
             // Too close to call: the pictures name it.
             piece(&[("token_plus1", 0.80), ("token_plus2", 0.79)], None),
-            // Named, even by a small lead: the embedder's name stands.
+            // Named by a small lead, where the hue says nothing (the two pictures share
+            // one colour): the glyph, clearly the other's, renames it.
             piece(
                 &[("token_plus1", 0.80), ("token_plus2", 0.76)],
                 Some("token_plus1"),
             ),
             // Close, but between a token without pictures and one with: left unknown.
             piece(&[("token_minus2", 0.80), ("token_plus2", 0.79)], None),
+            // Named by a wider lead: the embedder's name stands against the glyph.
+            piece(
+                &[("token_plus1", 0.80), ("token_plus2", 0.64)],
+                Some("token_plus1"),
+            ),
         ];
         settle(&frame, &mut pieces, &g, &Light::NEUTRAL, &t);
         assert_eq!(pieces[0].id.as_deref(), Some("token_plus2"));
         assert_eq!(pieces[0].best, "token_plus2");
         assert_eq!(pieces[0].similarity, 0.79);
-        assert_eq!(pieces[1].id.as_deref(), Some("token_plus1"));
+        assert_eq!(pieces[1].id.as_deref(), Some("token_plus2"));
+        assert_eq!(pieces[1].similarity, 0.76);
         assert_eq!(pieces[2].id, None);
+        assert_eq!(pieces[3].id.as_deref(), Some("token_plus1"));
         // A blurred picture of neither: both lead by little, so it stays unknown.
         let flat = RgbImage::from_pixel(120, 100, Rgb([200, 150, 60]));
         let mut unsure = vec![piece(&[("token_plus1", 0.80), ("token_plus2", 0.79)], None)];
