@@ -193,7 +193,8 @@ const SURE_LEAD: f32 = 0.25;
 /// all 31 rendered sets this renamed two tokens, both rightly (a +1 and a shield the
 /// embedder took for a disable), and recast under a coloured light three, two rightly
 /// (validation 664 and unseen 948 of 1,050 either way, recast 810 -> 812 of 930). Markers
-/// are left out: renamed so, as many went wrong as right.
+/// are left out: renamed by a clear glyph alone wherever the hue could not be read
+/// clearly ([`MIN_CHROMA`]), two went right and two wrong (a scene won, one lost).
 const GLYPH_ALONE: f32 = 0.08;
 /// The embedder's lead under which a clear glyph alone renames its name ([`GLYPH_ALONE`]).
 const GLYPH_ALONE_BELOW: f32 = 0.15;
