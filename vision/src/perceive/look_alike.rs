@@ -480,21 +480,8 @@ impl LookAlikes {
         light: &Light,
     ) -> bool {
         let seen = self.spot_colour(frame, corners, light);
-        self.seconds(seen, [a, b], w, || self.tell_apart(frame, corners, a, b))
-    }
-
-    /// [`LookAlikes::seconded`] for a spot of colour `seen`, with its `glyph` verdict
-    /// ([`LookAlikes::tell_apart`]) asked for only where the hue leans to `w`.
-    fn seconds(
-        &self,
-        seen: Seen,
-        pair: [&str; 2],
-        w: &str,
-        glyph: impl FnOnce() -> Option<(String, f32)>,
-    ) -> bool {
-        self.by_hue(seen, pair, LEANING_CHROMA, 0.0)
-            .is_some_and(|(h, _)| h == w)
-            && glyph().is_some_and(|(g, lead)| g == w && lead >= SECONDED_GLYPH)
+        let lean = self.by_hue(seen, [a, b], LEANING_CHROMA, 0.0);
+        seconds(lean.as_ref(), w, || self.tell_apart(frame, corners, a, b))
     }
 
     /// Whether any picture is held.
@@ -704,16 +691,14 @@ fn settled(
             if *named != a && *named != b {
                 return None;
             }
-            if look_alikes
-                .by_hue(seen, pair, LEANING_CHROMA, 0.0)
-                .is_none()
-            {
+            let lean = look_alikes.by_hue(seen, pair, LEANING_CHROMA, 0.0);
+            if lean.is_none() {
                 let tokens = pair.iter().all(|id| Token::from_component_id(id).is_some());
                 let narrow = tokens && *named == a && sa - sb < GLYPH_ALONE_BELOW;
                 let alone = narrow && glyph().is_some_and(|(g, l)| g == *other && l >= GLYPH_ALONE);
                 return alone.then(|| (other.clone(), sb));
             }
-            if !look_alikes.seconds(seen, pair, other, glyph) {
+            if !seconds(lean.as_ref(), other, glyph) {
                 return None;
             }
             other.clone()
@@ -736,9 +721,10 @@ fn settled(
                 (_, Some((g, _))) => g,
                 // Neither clear: named where both lean the same way.
                 _ => {
+                    let lean = look_alikes.by_hue(seen, pair, LEANING_CHROMA, 0.0);
                     match pair
                         .into_iter()
-                        .find(|w| look_alikes.seconds(seen, pair, w, || glyph.clone()))
+                        .find(|w| seconds(lean.as_ref(), w, || glyph.clone()))
                     {
                         Some(w) => w.to_string(),
                         // Nor that: the embedder's best, where it reaches the bar, the
@@ -768,6 +754,18 @@ fn leans_to(
     hue: Option<&(String, f32)>,
 ) -> bool {
     glyph.is_some_and(|(g, lead)| g == one && *lead > 0.0) && hue.is_none_or(|(h, _)| h != other)
+}
+
+/// [`LookAlikes::seconded`] for a spot whose hue leans to `lean` (the verdict of
+/// [`LookAlikes::by_hue`] at [`LEANING_CHROMA`]), with its `glyph` verdict
+/// ([`LookAlikes::tell_apart`]) asked for only where the hue leans to `w`.
+fn seconds(
+    lean: Option<&(String, f32)>,
+    w: &str,
+    glyph: impl FnOnce() -> Option<(String, f32)>,
+) -> bool {
+    lean.is_some_and(|(h, _)| h == w)
+        && glyph().is_some_and(|(g, lead)| g == w && lead >= SECONDED_GLYPH)
 }
 
 /// The two most similar components, best first.
