@@ -29,6 +29,7 @@ use super::strips::{StripFinder, STRIP_ABSENT, STRIP_PRESENT};
 use super::tokens::TokenFinder;
 use super::VisionError;
 use image::RgbImage;
+use std::cell::OnceCell;
 use tablelens_engine::catalogue::Feature;
 use tablelens_engine::layout::{Doubt, Marker, UnknownPiece};
 use tablelens_engine::Catalogue;
@@ -687,6 +688,12 @@ pub fn read_on_cards(
             there: _,
         } = *b;
         let mut id = id.clone();
+        // How like its own token's picture the piece is: asked for at most once, and only
+        // where a rule below needs it.
+        let own_picture = OnceCell::new();
+        let best = id.best.clone();
+        let picture_likeness =
+            || *own_picture.get_or_init(|| token_looks.likeness(frame, &corners, &best));
         let small = class == PieceClass::Small;
         let near_bar =
             small && near_its_bar(&id, bar, on_city, raised, gallery.thresholds.small_margin);
@@ -708,9 +715,7 @@ pub fn read_on_cards(
         // A faint spot well under its bar that is clearly not the art and is like its own
         // token's picture: the embedder's best, the art and the picture agree a token lies
         // there.
-        let vouched_for = !near_bar
-            && far_under
-            && borne_out(art_here, || token_looks.likeness(frame, &corners, &id.best));
+        let vouched_for = !near_bar && far_under && borne_out(art_here, picture_likeness);
         let rescued = (near_bar && not_art) || vouched_for;
         if rescued && id.margin >= gallery.thresholds.small_margin {
             id.id = Some(id.best.clone());
@@ -737,11 +742,7 @@ pub fn read_on_cards(
         } else {
             None
         };
-        let unlike_its_picture = |bar: f32| {
-            token_looks
-                .likeness(frame, &corners, &id.best)
-                .is_some_and(|l| l < bar)
-        };
+        let unlike_its_picture = |bar: f32| picture_likeness().is_some_and(|l| l < bar);
         if small && !on_city && picture_bar.is_some_and(unlike_its_picture) {
             return None;
         }
