@@ -444,11 +444,16 @@ pub struct OnCards<'a> {
 /// name, that looks unlike the city's print there: a marker lying on its printed place is
 /// often named weakly ([`near_its_bar`]). A strip the strip finder holds is there whose
 /// crop names no module at its bar is cut again moved across it ([`STRIP_ACROSS`]).
+///
+/// `first_markers` are the squares where a first analysis of the frame, under another light,
+/// named markers ([`super::carried::marker_squares`]; none where this is the first): each is
+/// read as a spot on the city it lies on where the token finder finds none near it.
 pub fn read_on_cards(
     catalogue: &Catalogue,
     frame: &RgbImage,
     pieces: &mut Vec<Piece>,
     readers: &OnCards,
+    first_markers: &[[[f32; 2]; 4]],
 ) -> Result<(), VisionError> {
     let OnCards {
         embedder,
@@ -510,11 +515,9 @@ pub fn read_on_cards(
         .iter()
         .map(|p| p.id.as_deref().is_some_and(is_city))
         .collect();
-    for (spots, card) in tokens
-        .find_looking_again(frame, &corners, &cities)?
-        .into_iter()
-        .zip(&named)
-    {
+    let mut found = tokens.find_looking_again(frame, &corners, &cities)?;
+    super::carried::add_marker_spots(&mut found, &named, &cities, first_markers);
+    for (spots, card) in found.into_iter().zip(&named) {
         let on_city = catalogue
             .card(card.id.as_deref().unwrap_or_default())
             .is_none();

@@ -1,28 +1,35 @@
 //! What a frame's second analysis, under the light taken out ([`super::Analyzer::analyze`]),
 //! takes over from its first: the cards the first named surely, looked at again where the
-//! second's detector does not find them ([`cards`]), and the markers the first read on a city
-//! where the second sees nothing ([`add_lost_markers`]).
+//! second's detector does not find them ([`cards`]), and the places of the markers the first
+//! read, looked at again where the second's token finder sees nothing there
+//! ([`marker_squares`], [`add_marker_spots`]).
 //!
 //! The second analysis is the frame's, but its token finder looks at a frame whose colours
 //! the relighting moved, and it can miss a marker the first saw plainly: deck 21 scene 35's
 //! used-feature marker, named at 0.61 in the first analysis, where the second's finder
 //! reported no spot at all, so the layout read the city's feature as unused.
 //!
-//! Only markers on cities are taken over, not tokens on units. A throwaway log on all 31
-//! rendered sets and the 17 recast ones (`models/README.md`; 2,700 scenes, 883 of them
-//! analysed twice) listed every token or marker named in a first analysis that lay on a card
-//! the second named and where the second kept no piece: 2 markers, both lying where the truth
-//! has that marker, and 13 tokens, 7 lying where the truth has that token and 6 where none lay
-//! (patches of a unit's art: a swirl's dark middle named -2 at 0.66, a dark square named -2
-//! at 0.70). Neither the first analysis's similarity nor the spot's likeness to its unit's art
-//! told those apart. Carrying the tokens named at 0.5 or more too read the 31 sets as
-//! carrying markers only (one scene won, none lost) and won 2 and lost 2 of the recast ones.
-//! Markers only: validation 663 of 720 as before, unseen 946 -> 947 of 1,050, recast 810 of
-//! 930 as before (one more scene's city state read right, its token fault left).
+//! Only the places are handed over, not the names: the second analysis reads a marker's
+//! square as a spot of its own finder's, in the frame with the light taken out and by the
+//! same rules (its bar, the city's print). Until session 72 the first analysis's named
+//! markers were copied into the second's pieces where it kept none near; reading the places
+//! again reads all 31 rendered sets and the 17 recast ones (`models/README.md`) field by
+//! field as copying did (validation 664 of 720, unseen 948 of 1,050, recast 812 of 930).
+//!
+//! Only markers on cities are handed over, not tokens on units. A throwaway log on all 31
+//! rendered sets and the 17 recast ones (2,700 scenes, 883 of them analysed twice) listed
+//! every token or marker named in a first analysis that lay on a card the second named and
+//! where the second kept no piece: 2 markers, both lying where the truth has that marker, and
+//! 13 tokens, 7 lying where the truth has that token and 6 where none lay (patches of a
+//! unit's art: a swirl's dark middle named -2 at 0.66, a dark square named -2 at 0.70).
+//! Neither the first analysis's similarity nor the spot's likeness to its unit's art told
+//! those apart. Handing the tokens' places over too, read again as spots seen surely or only
+//! faintly (at the faint bar), left the 31 sets as they are and read the recast ones 811 of
+//! 930 against 812: one scene won (a +2 found), two lost (a -2 read on a unit's art).
 
 use super::assemble::{centre, dist, Frame, Piece};
 use super::detect::{Detection, PieceClass};
-use super::sides::is_city;
+use super::tokens::{Spot, SURE_PEAK};
 use super::CARRIED;
 use tablelens_engine::Token;
 
@@ -37,37 +44,48 @@ pub fn cards(first: &[Piece]) -> Vec<Detection> {
         .collect()
 }
 
-/// Adds to `pieces` (a frame's second analysis) each marker `first` (its first analysis)
-/// named that lies on a card `pieces` names as a city, where no token, marker or unknown spot
-/// of `pieces` lies within a marker's side of it.
-pub fn add_lost_markers(pieces: &mut Vec<Piece>, first: &[Piece]) {
-    let lost: Vec<Piece> = first
+/// The squares of the markers `first` (a frame's first analysis) named: the second
+/// analysis reads each again where its own token finder sees nothing there
+/// ([`add_marker_spots`]).
+pub fn marker_squares(first: &[Piece]) -> Vec<[[f32; 2]; 4]> {
+    first
         .iter()
         .filter(|p| p.class == PieceClass::Small)
         .filter(|p| {
             p.id.as_deref()
                 .is_some_and(|id| Token::from_component_id(id).is_none())
         })
-        .filter(|p| {
-            let c = centre(&p.corners);
-            let side = dist(p.corners[0], p.corners[1]);
-            let seen = pieces
-                .iter()
-                .filter(|q| q.class == PieceClass::Small)
-                .any(|q| dist(centre(&q.corners), c) < side);
-            !seen && pieces.iter().any(|q| is_named_city_under(q, c))
-        })
-        .cloned()
-        .collect();
-    pieces.extend(lost);
+        .map(|p| p.corners)
+        .collect()
 }
 
-/// Whether `card` is a card named as a city whose quad holds the point `c`.
-fn is_named_city_under(card: &Piece, c: [f32; 2]) -> bool {
-    if card.class != PieceClass::Card || !card.id.as_deref().is_some_and(is_city) {
-        return false;
+/// Adds to `found` (the token finder's spots on each of `cards`, in order; `cities` says
+/// which are city cards) each of `markers` ([`marker_squares`]) as a spot on the first city
+/// card whose quad holds its centre, where no spot `found` on any card lies within a
+/// marker's side of it. Such a spot is then read as the finder's are, as one it saw surely.
+pub fn add_marker_spots(
+    found: &mut [Vec<Spot>],
+    cards: &[&Piece],
+    cities: &[bool],
+    markers: &[[[f32; 2]; 4]],
+) {
+    let seen: Vec<[f32; 2]> = found.iter().flatten().map(|s| centre(&s.corners)).collect();
+    for square in markers {
+        let c = centre(square);
+        let side = dist(square[0], square[1]);
+        if seen.iter().any(|s| dist(*s, c) < side) {
+            continue;
+        }
+        let host =
+            (0..cards.len()).find(|&i| cities[i] && Frame::of(&cards[i].corners).holds(c, 0.0));
+        if let Some(i) = host {
+            found[i].push(Spot {
+                corners: *square,
+                peak: SURE_PEAK,
+                raised: false,
+            });
+        }
     }
-    Frame::of(&card.corners).holds(c, 0.0)
 }
 
 #[cfg(test)]
@@ -87,56 +105,43 @@ mod tests {
         }
     }
 
-    fn ids(pieces: &[Piece]) -> Vec<Option<&str>> {
-        pieces.iter().map(|p| p.id.as_deref()).collect()
+    /// The top-left corners of the spots in each card's list.
+    fn at(found: &[Vec<Spot>]) -> Vec<Vec<[f32; 2]>> {
+        found
+            .iter()
+            .map(|spots| spots.iter().map(|s| s.corners[0]).collect())
+            .collect()
     }
 
     #[test]
-    fn a_marker_the_first_look_read_on_a_city_and_the_second_lost_is_taken_over() {
+    fn the_places_of_markers_the_first_look_read_are_read_again_where_the_second_sees_nothing() {
         let city = piece(PieceClass::Card, Some("iron_gate"), 0.0, 0.0, 100.0);
         let unit = piece(PieceClass::Card, Some("hornet"), 200.0, 0.0, 100.0);
+        let marker = |x: f32, y: f32| piece(PieceClass::Small, Some("marker_battle"), x, y, 20.0);
         let first = vec![
-            // On the city, and nothing of the second analysis there: taken over.
-            piece(
-                PieceClass::Small,
-                Some("marker_used_feature"),
-                10.0,
-                10.0,
-                20.0,
-            ),
-            // On the city, where the second analysis has a marker of its own: kept as it is.
-            piece(PieceClass::Small, Some("marker_battle"), 60.0, 60.0, 20.0),
-            // A token on a unit: never taken over.
+            city.clone(),
+            // On the city, and no spot of the second's finder near: read again there.
+            marker(10.0, 10.0),
+            // On the city, where the second's finder has a spot of its own: left to that.
+            marker(60.0, 60.0),
+            // On a unit, and off every card: no city of the second's holds them.
+            marker(220.0, 60.0),
+            marker(400.0, 400.0),
+            // A token, and a spot left unknown: not markers, so never handed over.
             piece(PieceClass::Small, Some("token_plus1"), 220.0, 20.0, 20.0),
-            // A marker off every city, and one left unknown: not taken over.
-            piece(PieceClass::Small, Some("marker_battle"), 400.0, 400.0, 20.0),
             piece(PieceClass::Small, None, 30.0, 60.0, 20.0),
         ];
-        let mut second = vec![
-            city.clone(),
-            unit.clone(),
-            piece(
-                PieceClass::Small,
-                Some("marker_destroyed_district"),
-                62.0,
-                58.0,
-                20.0,
-            ),
-        ];
-        add_lost_markers(&mut second, &first);
-        assert_eq!(
-            ids(&second),
-            [
-                Some("iron_gate"),
-                Some("hornet"),
-                Some("marker_destroyed_district"),
-                Some("marker_used_feature"),
-            ]
-        );
-        // Where the second analysis names no city there, nothing is taken over.
-        let mut unnamed = vec![piece(PieceClass::Card, None, 0.0, 0.0, 100.0), unit];
-        add_lost_markers(&mut unnamed, &first);
-        assert_eq!(unnamed.len(), 2);
+        let squares = marker_squares(&first);
+        assert_eq!(squares.len(), 4);
+        let own = Spot::around([72.0, 68.0], 10.0, 0.9);
+        let mut found = vec![vec![own], Vec::new()];
+        add_marker_spots(&mut found, &[&city, &unit], &[true, false], &squares);
+        assert_eq!(at(&found), [vec![[62.0, 58.0], [10.0, 10.0]], vec![]]);
+        assert!(!found[0][1].faint() && !found[0][1].raised);
+        // Where the second analysis names no city there, nothing is handed over.
+        let mut found = vec![vec![own], Vec::new()];
+        add_marker_spots(&mut found, &[&city, &unit], &[false, false], &squares);
+        assert_eq!(at(&found), [vec![[62.0, 58.0]], vec![]]);
     }
 
     #[test]

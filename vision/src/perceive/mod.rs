@@ -456,8 +456,8 @@ impl Analyzer {
     /// times brighter or dimmer than the enrolled pictures', is analysed again with the
     /// light taken out ([`light::Light::relit`]), and that second analysis is the frame's;
     /// the cards the first named at [`CARRIED`] or more are looked at in it too, where its
-    /// detector does not find them, and the markers the first read on a city are taken over
-    /// where it sees none there ([`carried`]).
+    /// detector does not find them, and the places of the markers the first read are looked
+    /// at in it where its token finder sees nothing there ([`carried`]).
     pub fn analyze(
         &self,
         catalogue: &Catalogue,
@@ -477,8 +477,8 @@ impl Analyzer {
     /// Analyses one frame as it is; and the frame's light, as its named cards show it.
     /// `first` are the pieces an analysis of the frame under another light found (none where
     /// this is the first): its cards named at [`CARRIED`] or more are looked at again where
-    /// the detector does not find them, and its markers on cities are taken over where this
-    /// analysis sees none ([`carried`]);
+    /// the detector does not find them, and its markers' places are read where this
+    /// analysis's token finder sees nothing there ([`carried`]);
     /// `ceiling` is the level at which each channel of `frame` stops
     /// ([`light::Light::ceiling`]).
     fn analyze_once(
@@ -633,6 +633,7 @@ impl Analyzer {
                 strip_looks: &self.strip_looks,
                 strip_details: &self.strip_details,
             },
+            &carried::marker_squares(first),
         )?;
         clock.done(Stage::OnCards, "on the cards");
         // Read once a frame: the look-alikes' hue here, and whether to relight the frame.
@@ -649,9 +650,6 @@ impl Analyzer {
         // A strip left unknown that is mostly the ends of its neighbours' named strips.
         strips::drop_seen_beside(&mut pieces);
         clock.done(Stage::Identify, "strips seen beside dropped");
-        // A marker the frame's first analysis read on a city, where this one, under the light
-        // taken out, sees nothing (unseen 946 -> 947 of 1,050).
-        carried::add_lost_markers(&mut pieces, first);
         let (mut layout, has_cities) = assemble::assemble(catalogue, &pieces);
         missing_cards::offer_likely(&mut layout.missing, &unnamed);
         clock.done(Stage::Assemble, "assemble");
