@@ -76,10 +76,13 @@ pub fn add_marker_spots(
         if seen.iter().any(|s| dist(*s, c) < side) {
             continue;
         }
-        let host =
-            (0..cards.len()).find(|&i| cities[i] && Frame::of(&cards[i].corners).holds(c, 0.0));
-        if let Some(i) = host {
-            found[i].push(Spot {
+        let host = cards
+            .iter()
+            .zip(cities)
+            .zip(found.iter_mut())
+            .find(|((card, &city), _)| city && Frame::of(&card.corners).holds(c, 0.0));
+        if let Some((_, spots)) = host {
+            spots.push(Spot {
                 corners: *square,
                 peak: SURE_PEAK,
                 raised: false,
