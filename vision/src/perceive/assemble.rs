@@ -156,6 +156,13 @@ pub(crate) fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
 
+/// Whether the point `p` lies nearer the centre of `square` (a token's, a marker's or a
+/// finder's spot) than `share` of the square's side: where one piece is taken for another
+/// seen again.
+pub(crate) fn near_centre(square: &[[f32; 2]; 4], p: [f32; 2], share: f32) -> bool {
+    dist(centre(square), p) < share * dist(square[0], square[1])
+}
+
 /// The median of some numbers (the upper one of an even count), if there are any.
 pub(crate) fn median(values: impl Iterator<Item = f32>) -> Option<f32> {
     let mut v: Vec<f32> = values.collect();
@@ -516,11 +523,8 @@ pub fn read_on_cards(
         .map(|p| p.id.as_deref().is_some_and(is_city))
         .collect();
     let mut found = tokens.find_looking_again(frame, &corners, &cities)?;
-    super::carried::add_marker_spots(&mut found, &named, &cities, first_markers);
-    for (spots, card) in found.into_iter().zip(&named) {
-        let on_city = catalogue
-            .card(card.id.as_deref().unwrap_or_default())
-            .is_none();
+    super::carried::add_marker_spots(&mut found, &named, first_markers);
+    for ((spots, card), &on_city) in found.into_iter().zip(&named).zip(&cities) {
         // More than eight pieces on one card is noise.
         for spot in spots.into_iter().take(8) {
             let print_of = |card: &Piece| {
@@ -530,11 +534,11 @@ pub fn read_on_cards(
             // Print of any card it lies on, as clear as on the face: that card's print,
             // whichever card's crop it was found in. (Not a city's: markers lie on the
             // city's printed places for them, and may look like what is printed there.)
-            let city = |card: &Piece| card.id.as_deref().is_some_and(is_city);
             if named
                 .iter()
-                .filter(|other| !city(other))
-                .any(|other| print_of(other).is_some_and(|l| l >= PRINT_SURE))
+                .zip(&cities)
+                .filter(|&(_, &city)| !city)
+                .any(|(other, _)| print_of(other).is_some_and(|l| l >= PRINT_SURE))
             {
                 continue;
             }
@@ -830,10 +834,7 @@ fn drop_repeats(pieces: &mut Vec<Piece>, from: usize) {
             if !keep[j] || !small(&pieces[j]) {
                 continue;
             }
-            let (a, b) = (pieces[i].center(), pieces[j].center());
-            let side = (pieces[j].corners[1][0] - pieces[j].corners[0][0])
-                .hypot(pieces[j].corners[1][1] - pieces[j].corners[0][1]);
-            if (a[0] - b[0]).hypot(a[1] - b[1]) >= 0.5 * side {
+            if !near_centre(&pieces[j].corners, pieces[i].center(), 0.5) {
                 continue;
             }
             let rank = |p: &Piece| (p.id.is_some(), p.similarity);
@@ -1275,6 +1276,15 @@ mod tests {
             margin,
             best: best.to_string(),
         }
+    }
+
+    #[test]
+    fn a_point_is_near_a_square_within_a_share_of_its_own_side_from_its_centre() {
+        let square = [[0.0, 0.0], [20.0, 0.0], [20.0, 20.0], [0.0, 20.0]];
+        assert!(near_centre(&square, [19.0, 10.0], 0.5));
+        assert!(!near_centre(&square, [20.0, 10.0], 0.5));
+        assert!(near_centre(&square, [10.0, 29.0], 1.0));
+        assert!(!near_centre(&square, [10.0, 31.0], 1.0));
     }
 
     #[test]

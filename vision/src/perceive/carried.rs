@@ -27,8 +27,9 @@
 //! faintly (at the faint bar), left the 31 sets as they are and read the recast ones 811 of
 //! 930 against 812: one scene won (a +2 found), two lost (a -2 read on a unit's art).
 
-use super::assemble::{centre, dist, Frame, Piece};
+use super::assemble::{centre, near_centre, Frame, Piece};
 use super::detect::{Detection, PieceClass};
+use super::sides::is_city;
 use super::tokens::{Spot, SURE_PEAK};
 use super::CARRIED;
 use tablelens_engine::Token;
@@ -59,28 +60,22 @@ pub fn marker_squares(first: &[Piece]) -> Vec<[[f32; 2]; 4]> {
         .collect()
 }
 
-/// Adds to `found` (the token finder's spots on each of `cards`, in order; `cities` says
-/// which are city cards) each of `markers` ([`marker_squares`]) as a spot on the first city
-/// card whose quad holds its centre, where no spot `found` on any card lies within a
-/// marker's side of it. Such a spot is then read as the finder's are, as one it saw surely.
-pub fn add_marker_spots(
-    found: &mut [Vec<Spot>],
-    cards: &[&Piece],
-    cities: &[bool],
-    markers: &[[[f32; 2]; 4]],
-) {
+/// Adds to `found` (the token finder's spots on each of `cards`, in order) each of
+/// `markers` ([`marker_squares`]) as a spot on the first card named as a city whose quad
+/// holds its centre, where no spot `found` on any card lies within a marker's side of it.
+/// Such a spot is then read as the finder's are, as one it saw surely.
+pub fn add_marker_spots(found: &mut [Vec<Spot>], cards: &[&Piece], markers: &[[[f32; 2]; 4]]) {
     let seen: Vec<[f32; 2]> = found.iter().flatten().map(|s| centre(&s.corners)).collect();
+    let city = |card: &Piece| card.id.as_deref().is_some_and(is_city);
     for square in markers {
-        let c = centre(square);
-        let side = dist(square[0], square[1]);
-        if seen.iter().any(|s| dist(*s, c) < side) {
+        if seen.iter().any(|&s| near_centre(square, s, 1.0)) {
             continue;
         }
+        let c = centre(square);
         let host = cards
             .iter()
-            .zip(cities)
             .zip(found.iter_mut())
-            .find(|((card, &city), _)| city && Frame::of(&card.corners).holds(c, 0.0));
+            .find(|(card, _)| city(card) && Frame::of(&card.corners).holds(c, 0.0));
         if let Some((_, spots)) = host {
             spots.push(Spot {
                 corners: *square,
@@ -138,12 +133,13 @@ mod tests {
         assert_eq!(squares.len(), 4);
         let own = Spot::around([72.0, 68.0], 10.0, 0.9);
         let mut found = vec![vec![own], Vec::new()];
-        add_marker_spots(&mut found, &[&city, &unit], &[true, false], &squares);
+        add_marker_spots(&mut found, &[&city, &unit], &squares);
         assert_eq!(at(&found), [vec![[62.0, 58.0], [10.0, 10.0]], vec![]]);
         assert!(!found[0][1].faint() && !found[0][1].raised);
         // Where the second analysis names no city there, nothing is handed over.
+        let not_city = piece(PieceClass::Card, Some("gunner"), 0.0, 0.0, 100.0);
         let mut found = vec![vec![own], Vec::new()];
-        add_marker_spots(&mut found, &[&city, &unit], &[false, false], &squares);
+        add_marker_spots(&mut found, &[&not_city, &unit], &squares);
         assert_eq!(at(&found), [vec![[62.0, 58.0]], vec![]]);
     }
 

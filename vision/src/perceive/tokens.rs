@@ -43,7 +43,7 @@
 //! the highest peak any look gives it, and only then are the spots still under
 //! [`LEAST_PEAK`] dropped. A spot kept so is marked [`Spot::raised`].
 
-use super::assemble::{centre, dist, scaled};
+use super::assemble::{centre, near_centre, scaled};
 use super::nn::{push_chw, ItemNet, LEAST_SHARE};
 use super::par;
 use super::peaks::{is_peak, sigmoid, subcell};
@@ -316,11 +316,9 @@ fn add_at_edges(spots: &mut Vec<Spot>, wider: &[Spot]) {
         .iter()
         .filter(|t| t.peak >= EDGE_PEAK)
         .filter(|t| {
-            let c = centre(&t.corners);
-            let side = dist(t.corners[0], t.corners[1]);
             spots
                 .iter()
-                .all(|s| dist(c, centre(&s.corners)) >= 0.5 * side)
+                .all(|s| !near_centre(&t.corners, centre(&s.corners), 0.5))
         })
         .copied()
         .collect();
@@ -335,10 +333,8 @@ fn add_at_edges(spots: &mut Vec<Spot>, wider: &[Spot]) {
 /// card looked at again) within half a spot's side of it, where that is higher.
 fn raise_faint(spots: &mut [Spot], again: &[Spot]) {
     for s in spots.iter_mut().filter(|s| s.faint()) {
-        let c = centre(&s.corners);
-        let side = dist(s.corners[0], s.corners[1]);
         for t in again {
-            if dist(c, centre(&t.corners)) < 0.5 * side && t.peak > s.peak {
+            if near_centre(&s.corners, centre(&t.corners), 0.5) && t.peak > s.peak {
                 s.peak = t.peak;
             }
         }
