@@ -63,7 +63,8 @@ pub fn marker_squares(first: &[Piece]) -> Vec<[[f32; 2]; 4]> {
 /// Adds to `found` (the token finder's spots on each of `cards`, in order) each of
 /// `markers` ([`marker_squares`]) as a spot on the first card named as a city whose quad
 /// holds its centre, where no spot `found` on any card lies within a marker's side of it.
-/// Such a spot is then read as the finder's are, as one it saw surely.
+/// Such a spot is then read as the finder's are, as one it saw surely, and stands before the
+/// card's faint spots.
 pub fn add_marker_spots(found: &mut [Vec<Spot>], cards: &[&Piece], markers: &[[[f32; 2]; 4]]) {
     let seen: Vec<[f32; 2]> = found.iter().flatten().map(|s| centre(&s.corners)).collect();
     let city = |card: &Piece| card.id.as_deref().is_some_and(is_city);
@@ -77,11 +78,15 @@ pub fn add_marker_spots(found: &mut [Vec<Spot>], cards: &[&Piece], markers: &[[[
             .zip(found.iter_mut())
             .find(|(card, _)| city(card) && Frame::of(&card.corners).holds(c, 0.0));
         if let Some((_, spots)) = host {
-            spots.push(Spot {
+            // Before the card's faint spots: where a card holds more spots than are read,
+            // the faint ones are left, not a marker the first analysis named.
+            let at = spots.iter().position(Spot::faint).unwrap_or(spots.len());
+            let spot = Spot {
                 corners: *square,
                 peak: SURE_PEAK,
                 raised: false,
-            });
+            };
+            spots.insert(at, spot);
         }
     }
 }
@@ -132,9 +137,14 @@ mod tests {
         let squares = marker_squares(&first);
         assert_eq!(squares.len(), 4);
         let own = Spot::around([72.0, 68.0], 10.0, 0.9);
-        let mut found = vec![vec![own], Vec::new()];
+        // A faint spot far from every marker: it stays, after the marker handed over.
+        let faint = Spot::around([80.0, 20.0], 5.0, 0.3);
+        let mut found = vec![vec![own, faint], Vec::new()];
         add_marker_spots(&mut found, &[&city, &unit], &squares);
-        assert_eq!(at(&found), [vec![[62.0, 58.0], [10.0, 10.0]], vec![]]);
+        assert_eq!(
+            at(&found),
+            [vec![[62.0, 58.0], [10.0, 10.0], [75.0, 15.0]], vec![]]
+        );
         assert!(!found[0][1].faint() && !found[0][1].raised);
         // Where the second analysis names no city there, nothing is handed over.
         let not_city = piece(PieceClass::Card, Some("gunner"), 0.0, 0.0, 100.0);
