@@ -6,6 +6,23 @@ use crate::error::CliError;
 use std::fmt;
 use std::io::{self, Write};
 
+/// `print!` that returns an error instead of panicking ([`write()`]).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::output::write(format_args!($($arg)*))
+    };
+}
+
+/// `println!` that returns an error instead of panicking ([`write()`]).
+macro_rules! outln {
+    () => {
+        $crate::output::write(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::output::write(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 /// Writes `args` to standard output (the body of [`out!`] and [`outln!`]).
 pub fn write(args: fmt::Arguments) -> Result<(), CliError> {
     io::stdout().lock().write_fmt(args).map_err(write_error)
@@ -18,23 +35,6 @@ fn write_error(e: io::Error) -> CliError {
     } else {
         CliError::Failure(format!("cannot write to standard output: {e}"))
     }
-}
-
-/// `print!` that returns an error instead of panicking ([`write`]).
-macro_rules! out {
-    ($($arg:tt)*) => {
-        $crate::output::write(format_args!($($arg)*))
-    };
-}
-
-/// `println!` that returns an error instead of panicking ([`write`]).
-macro_rules! outln {
-    () => {
-        $crate::output::write(format_args!("\n"))
-    };
-    ($($arg:tt)*) => {
-        $crate::output::write(format_args!("{}\n", format_args!($($arg)*)))
-    };
 }
 
 #[cfg(test)]

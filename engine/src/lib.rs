@@ -2,7 +2,7 @@
 //!
 //! A library with no I/O. Load the [`Catalogue`], read a [`Layout`] (the table as
 //! CONTRACT.md describes it), then ask:
-//! - [`battle`]: each side's strength in the active city with every point explained, the
+//! - [`battle()`]: each side's strength in the active city with every point explained, the
 //!   winner and the consequences in rulebook order;
 //! - [`check`]: what breaks the rules on the table, and what is uncertain;
 //! - [`game_state`]: who wins the game, given Moloch's deck and hand counts.

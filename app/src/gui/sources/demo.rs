@@ -2,8 +2,9 @@
 //! layouts) rendered by the synthetic-table renderer as one fixed camera sees it (same
 //! framing, every piece staying where it lies), a move every few seconds. The frames go
 //! through the real vision like camera frames do, and the game is followed like a live one:
-//! two battles in Ziggy One, then a token knocked off a card ([`TOKEN_KNOCKED_OFF`]) and a
-//! robot played into an undefended city without its +1, then a battle in Iron Gate.
+//! two battles in Ziggy One, then a token knocked off a card (the move the tests call
+//! `TOKEN_KNOCKED_OFF`) and a robot played into an undefended city without its +1, then a
+//! battle in Iron Gate.
 
 use super::{Frame, Sequencer, Source, SourceError};
 use std::sync::Arc;
