@@ -10,6 +10,10 @@
 //! - [`npy`] writes the training data the examples make for `models/train`.
 //! - [`photo`] reads a photo from a file, turned as its camera meant it.
 #![warn(missing_docs)]
+// The docs say why each number is what it is, and link to the private constants and
+// helpers that hold it: they are written for engineers reading the code, where
+// `cargo doc --document-private-items` resolves every such link.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod follow;
 pub mod npy;
