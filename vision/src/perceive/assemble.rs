@@ -78,6 +78,16 @@ impl Piece {
     fn center(&self) -> [f32; 2] {
         centre(&self.corners)
     }
+
+    /// Whether it is a card named as a city (either side up).
+    pub(crate) fn named_city(&self) -> bool {
+        self.class == PieceClass::Card && self.id.as_deref().is_some_and(is_city)
+    }
+
+    /// Whether it is a card named, and not as a city: a unit (or a one-shot card).
+    pub(crate) fn named_non_city(&self) -> bool {
+        self.class == PieceClass::Card && self.id.as_deref().is_some_and(|id| !is_city(id))
+    }
 }
 
 /// A card of 60x90 pixels centred at (x, y), printed upright, named `id` (or unknown) and
@@ -518,10 +528,7 @@ pub fn read_on_cards(
         });
     }
     let corners: Vec<[[f32; 2]; 4]> = named.iter().map(|p| p.corners).collect();
-    let cities: Vec<bool> = named
-        .iter()
-        .map(|p| p.id.as_deref().is_some_and(is_city))
-        .collect();
+    let cities: Vec<bool> = named.iter().map(|p| p.named_city()).collect();
     let mut found = tokens.find_looking_again(frame, &corners, &cities)?;
     super::carried::add_marker_spots(&mut found, &named, first_markers);
     for ((spots, card), &on_city) in found.into_iter().zip(&named).zip(&cities) {

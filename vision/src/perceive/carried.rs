@@ -29,7 +29,6 @@
 
 use super::assemble::{centre, near_centre, Frame, Piece};
 use super::detect::{Detection, PieceClass};
-use super::sides::is_city;
 use super::tokens::{Spot, SURE_PEAK};
 use super::CARRIED;
 use tablelens_engine::Token;
@@ -67,7 +66,6 @@ pub fn marker_squares(first: &[Piece]) -> Vec<[[f32; 2]; 4]> {
 /// card's faint spots.
 pub fn add_marker_spots(found: &mut [Vec<Spot>], cards: &[&Piece], markers: &[[[f32; 2]; 4]]) {
     let seen: Vec<[f32; 2]> = found.iter().flatten().map(|s| centre(&s.corners)).collect();
-    let city = |card: &Piece| card.id.as_deref().is_some_and(is_city);
     for square in markers {
         if seen.iter().any(|&s| near_centre(square, s, 1.0)) {
             continue;
@@ -76,7 +74,7 @@ pub fn add_marker_spots(found: &mut [Vec<Spot>], cards: &[&Piece], markers: &[[[
         let host = cards
             .iter()
             .zip(found.iter_mut())
-            .find(|(card, _)| city(card) && Frame::of(&card.corners).holds(c, 0.0));
+            .find(|(card, _)| card.named_city() && Frame::of(&card.corners).holds(c, 0.0));
         if let Some((_, spots)) = host {
             // Before the card's faint spots: where a card holds more spots than are read,
             // the faint ones are left, not a marker the first analysis named.

@@ -29,7 +29,6 @@
 //! layouts exact 311 -> 312 of 480), and changed nothing on the other sets.
 
 use super::assemble::{centre, half_turn, Frame, Piece};
-use super::sides::is_city;
 use super::PieceClass;
 use tablelens_engine::CityId;
 
@@ -65,7 +64,7 @@ fn same_way_up(pieces: &mut [Piece]) {
     let cities: Vec<(usize, [f32; 2], f32)> = pieces
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.class == PieceClass::Card && p.id.as_deref().is_some_and(is_city))
+        .filter(|(_, p)| p.named_city())
         .map(|(i, p)| (i, Frame::of(&p.corners).down, p.similarity.max(0.0)))
         .collect();
     let turn: Vec<usize> = cities

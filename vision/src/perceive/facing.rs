@@ -36,10 +36,10 @@
 //! keeping its name where any crop's most like face is that name.
 
 use super::assemble::{centre, dist, half_turn, look_one_way, midpoint, Piece};
-use super::detect::{Detection, PieceClass};
+use super::detect::Detection;
 use super::identify::{Embedder, Gallery, Identity};
 use super::quad_window::Quad;
-use super::sides::{city_cards, city_frames, column_of, is_city, name_as_unit};
+use super::sides::{city_cards, city_frames, column_of, name_as_unit};
 use super::squared::squared_quads;
 use super::VisionError;
 use image::RgbImage;
@@ -57,7 +57,7 @@ pub fn turn_to_cities(pieces: &mut [Piece]) -> Vec<(usize, Side)> {
     let middles: Vec<[f32; 2]> = cities.iter().map(|&i| centre(&pieces[i].corners)).collect();
     let mut turned = Vec::new();
     for (i, p) in pieces.iter_mut().enumerate() {
-        if p.class != PieceClass::Card || p.id.as_deref().is_none_or(is_city) {
+        if !p.named_non_city() {
             continue;
         }
         let Some((city, side, _)) = column_of(&frames, centre(&p.corners)) else {
@@ -189,8 +189,7 @@ mod tests {
             .filter_map(|i| {
                 let p = &read.pieces[i];
                 let (_, side, _) = column_of(&frames, centre(&p.corners))?;
-                let unit = p.id.as_deref().is_some_and(|id| !is_city(id));
-                (p.class == PieceClass::Card && unit && p.similarity >= 0.7).then_some((i, side))
+                (p.named_non_city() && p.similarity >= 0.7).then_some((i, side))
             })
             .collect();
         assert!(turn_to_cities(&mut read.pieces.clone()).is_empty());

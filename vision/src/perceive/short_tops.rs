@@ -27,7 +27,6 @@ use super::identify::Gallery;
 use super::plane::{Anchor, TablePlane};
 use super::quad_window::Quad;
 use super::refine::farthest;
-use super::sides::is_city;
 use super::squared::{table_plane, LEAST_CHANGE};
 use super::tokens::TokenFinder;
 use super::VisionError;
@@ -61,9 +60,7 @@ pub fn reach(
     let tries: Vec<(usize, Quad)> = pieces
         .iter()
         .enumerate()
-        .filter(|(_, p)| {
-            p.class == PieceClass::Card && p.id.as_deref().is_some_and(|id| !is_city(id))
-        })
+        .filter(|(_, p)| p.named_non_city())
         .filter(|(_, p)| !bottom_covered(&p.corners, &cards))
         .filter_map(|(i, p)| Some((i, longer_at_top(plane, &p.corners)?)))
         .collect();

@@ -63,10 +63,7 @@ pub(crate) fn is_unit(catalogue: &Catalogue, face: &str) -> bool {
 /// The cards named as a city (their indices among the pieces), in order.
 pub(crate) fn city_cards(pieces: &[Piece]) -> Vec<usize> {
     (0..pieces.len())
-        .filter(|&i| {
-            let p = &pieces[i];
-            p.class == PieceClass::Card && p.id.as_deref().is_some_and(is_city)
-        })
+        .filter(|&i| pieces[i].named_city())
         .collect()
 }
 
@@ -112,7 +109,7 @@ pub fn read(catalogue: &Catalogue, gallery: &Gallery, pieces: &mut [Piece]) {
         if p.class != PieceClass::Card || p.similarities.is_empty() {
             continue;
         }
-        if p.id.as_deref().is_some_and(is_city) {
+        if p.named_city() {
             continue;
         }
         let Some((_, side, _)) = column_of(&cities, centre(&p.corners)) else {
@@ -167,7 +164,7 @@ pub fn drop_strays(pieces: &mut Vec<Piece>) {
     pieces.retain(|p| {
         p.class != PieceClass::Card
             || p.score >= SURE_SCORE
-            || p.id.as_deref().is_none_or(is_city)
+            || !p.named_non_city()
             || (!more_like_a_back(p)
                 && (p.similarity >= STRAY_BAR
                     || (p.similarity >= FAINT_UNIT_BAR

@@ -44,7 +44,7 @@ use super::plane::{Anchor, TablePlane, CARD_ASPECT};
 use super::quad_window::Quad;
 use super::refine::{farthest, same_card};
 use super::second_look::LEAST_FIRST_SIMILARITY;
-use super::sides::{column_of, is_city, name_as_unit};
+use super::sides::{column_of, name_as_unit};
 use super::VisionError;
 use image::RgbImage;
 use tablelens_engine::{Catalogue, Side};
@@ -121,7 +121,7 @@ fn plane_of(frame: &RgbImage, cities: &[Quad], gallery: &Gallery) -> Option<Tabl
 fn city_quads(pieces: &[Piece]) -> Vec<Quad> {
     pieces
         .iter()
-        .filter(|p| p.class == PieceClass::Card && p.id.as_deref().is_some_and(is_city))
+        .filter(|p| p.named_city())
         .map(|p| p.corners)
         .collect()
 }
@@ -271,9 +271,7 @@ pub fn true_up(
     let units: Vec<(usize, &Quad)> = pieces
         .iter()
         .enumerate()
-        .filter(|(_, p)| {
-            p.class == PieceClass::Card && p.id.as_deref().is_some_and(|id| !is_city(id))
-        })
+        .filter(|(_, p)| p.named_non_city())
         .filter_map(|(i, p)| Some((i, table.cities.get(table.column_of(p)?.0)?)))
         .collect();
     let plane = table.plane;
