@@ -178,8 +178,8 @@ pub fn ends(pieces: &[Piece], catalogue: &Catalogue, width: f32, height: f32) ->
 }
 
 /// Looks for a card at each column's end ([`ends`]) and adds those it names to `pieces`
-/// (see the module's doc); a place named by none where something card-like lies
-/// ([`worth_sliding`]) is looked at again slid in ([`End::slid_in`]).
+/// (see the module's doc); a place named by none where something card-like lies (not
+/// [`bare`], and [`SLIDE_LIKE`] like a unit) is looked at again slid in ([`End::slid_in`]).
 pub fn look(
     frame: &RgbImage,
     catalogue: &Catalogue,
@@ -197,36 +197,32 @@ pub fn look(
     }
     // Bare cloth named as a unit shows too little of a card's print and art.
     let least = least_texture(frame, pieces, catalogue);
-    let textured = |n: &Piece| texture(frame, &n.corners) >= least;
     let guesses: Vec<(Quad, Side)> = ends.iter().map(|e| (e.quad, e.side)).collect();
-    let (named, unnamed) = name_at(frame, catalogue, pieces, readers, &guesses)?;
-    pieces.extend(named.into_iter().filter(textured));
+    let (named, unnamed) = name_at(frame, catalogue, pieces, readers, &guesses, least)?;
+    pieces.extend(named);
     let slid: Vec<(Quad, Side)> = unnamed
         .into_iter()
-        .filter(|u| worth_sliding(u.likeness, texture(frame, &u.quad), least))
+        .filter(|u| u.likeness >= SLIDE_LIKE)
         .map(|u| (ends[u.guess].slid_in(), ends[u.guess].side))
         .collect();
     if slid.is_empty() {
         return Ok(());
     }
-    let (named, _) = name_at(frame, catalogue, pieces, readers, &slid)?;
-    pieces.extend(named.into_iter().filter(textured));
+    let (named, _) = name_at(frame, catalogue, pieces, readers, &slid, least)?;
+    pieces.extend(named);
     Ok(())
 }
 
-/// Whether a place at a column's end that named no card is worth a second look slid in: its
-/// crop was [`SLIDE_LIKE`] like some unit face of its side, and its refined quad shows
-/// `least` texture ([`least_texture`]).
-fn worth_sliding(likeness: f32, texture: f32, least: f32) -> bool {
-    likeness >= SLIDE_LIKE && texture >= least
+/// Whether the quad at `quad` shows under `least` [`texture`] ([`least_texture`]): bare
+/// cloth, which names no card at a column's end however like a unit its crop is.
+fn bare(frame: &RgbImage, quad: &Quad, least: f32) -> bool {
+    texture(frame, quad) < least
 }
 
-/// A guess [`name_at`] looked at and named no card at.
+/// A guess [`name_at`] looked at, not [`bare`], that named no card.
 struct Unnamed {
     /// Which guess.
     guess: usize,
-    /// Its quad brought to the edges of what lies there.
-    quad: Quad,
     /// Its crop's similarity to the unit face of its side most like it (-1 where none).
     likeness: f32,
 }
@@ -234,13 +230,15 @@ struct Unnamed {
 /// Each guess (with its column's side) brought to the edges of what lies there by the
 /// corner refiner, cropped and named among the unit faces of its side at [`OPEN_BAR`]
 /// (none where its quad is a card found already); the cards named, and the guesses tried
-/// that named none.
+/// that named none. A refined quad that is [`bare`] (under `least`) is neither named nor
+/// looked at again, and so is not cropped at all.
 fn name_at(
     frame: &RgbImage,
     catalogue: &Catalogue,
     pieces: &[Piece],
     readers: Readers,
     guesses: &[(Quad, Side)],
+    least: f32,
 ) -> Result<(Vec<Piece>, Vec<Unnamed>), VisionError> {
     let Readers {
         embedder,
@@ -257,6 +255,7 @@ fn name_at(
                 .iter()
                 .any(|p| p.class == PieceClass::Card && same_card(&p.corners, q))
         })
+        .filter(|(_, q)| !bare(frame, q, least))
         .collect();
     if tried.is_empty() {
         return Ok((Vec::new(), Vec::new()));
@@ -269,14 +268,13 @@ fn name_at(
     let (looks, _) = look_one_way(frame, &tries, embedder, gallery)?;
     let mut named = Vec::new();
     let mut unnamed = Vec::new();
-    for (look, &(guess, quad)) in looks.iter().zip(&tried) {
+    for (look, &(guess, _)) in looks.iter().zip(&tried) {
         let side = guesses[guess].1;
         let one = std::slice::from_ref(look);
         match best_unit(one, catalogue, gallery, OPEN_BAR, |_| Some(side)) {
             Some(n) => named.push(n),
             None => unnamed.push(Unnamed {
                 guess,
-                quad,
                 likeness: best_unit_face(catalogue, &look.similarities, side).map_or(-1.0, |b| b.1),
             }),
         }
@@ -353,12 +351,19 @@ mod tests {
     }
 
     #[test]
-    fn only_a_card_like_place_with_a_cards_texture_is_looked_at_again_slid_in() {
-        assert!(worth_sliding(SLIDE_LIKE, 40.0, 30.0));
-        // Bare cloth, or a crop like no unit of its side.
-        assert!(!worth_sliding(0.9, 20.0, 30.0));
-        assert!(!worth_sliding(SLIDE_LIKE - 0.01, 40.0, 30.0));
-        assert!(!worth_sliding(-1.0, 40.0, 0.0));
+    fn bare_cloth_is_under_the_least_texture_and_a_card_is_not() {
+        let cat = Catalogue::bundled();
+        let frame = cloth_with_two_cards();
+        let units = [
+            card(100.0, 100.0, Some("commando"), &[("commando", 0.9)]),
+            card(300.0, 100.0, Some("commando"), &[("commando", 0.9)]),
+        ];
+        let least = least_texture(&frame, &units, &cat);
+        let on = |x: f32| card(x, 100.0, None, &[]).corners;
+        assert!(bare(&frame, &on(200.0), least));
+        assert!(!bare(&frame, &on(100.0), least));
+        // With no named unit to compare with, nothing is bare.
+        assert!(!bare(&frame, &on(200.0), 0.0));
     }
 
     #[test]
