@@ -611,7 +611,8 @@ impl Analyzer {
         face_match::drop_unlike(catalogue, frame, &mut pieces, &self.faces);
         clock.done(Stage::Identify, "unlikely cards dropped");
         // A place a column still leaves for a card, named by its side's face most like it.
-        let unnamed = missing_cards::name(frame, catalogue, &mut pieces, self.readers())?;
+        let unnamed =
+            missing_cards::name(frame, catalogue, &mut pieces, self.readers(), &self.tokens)?;
         copies::limit(catalogue, &mut pieces);
         clock.done(Stage::Identify, "missing cards named");
         // A unit whose quad stops short of its printed top, where a token lies beyond it,

@@ -135,6 +135,31 @@ pub fn look(
     Ok(Some(painted_frame))
 }
 
+/// A crop's similarity to each card face, in the gallery's order.
+type FaceSimilarities = Vec<(String, f32)>;
+
+/// For each card quad of `quads` (clockwise from its printed top-left), where the token
+/// finder sees spots on it, its crop with those spots painted out, embedded the one way up
+/// and matched with every card face: its similarities to them; `None` where the finder saw
+/// nothing there (the crop would be the same).
+pub(crate) fn painted_similarities(
+    frame: &RgbImage,
+    quads: &[[[f32; 2]; 4]],
+    tokens: &TokenFinder,
+    embedder: &Embedder,
+    gallery: &Gallery,
+) -> Result<Vec<Option<FaceSimilarities>>, VisionError> {
+    let spots = tokens.find(frame, quads)?;
+    let covered: Vec<usize> = (0..quads.len()).filter(|&i| !spots[i].is_empty()).collect();
+    let crops: Vec<RgbImage> = par::map(&covered, |&i| painted_crop(frame, &quads[i], &spots[i]));
+    let embedded = embedder.embed(PieceClass::Card, &crops)?;
+    let mut out = vec![None; quads.len()];
+    for (&i, e) in covered.iter().zip(&embedded) {
+        out[i] = Some(gallery.similarities(PieceClass::Card, e));
+    }
+    Ok(out)
+}
+
 /// How far a card's best face leads the next, by its similarities to every face.
 fn lead(p: &Piece) -> f32 {
     best_and_lead(&p.similarities, |_| true).map_or(0.0, |(_, _, lead)| lead)
@@ -229,6 +254,48 @@ mod tests {
             margin: 0.1,
             best: face.unwrap_or("hunter").to_string(),
         }
+    }
+
+    #[test]
+    fn only_a_card_with_spots_on_it_is_looked_at_painted() {
+        use crate::perceive::assemble::look_one_way;
+        use crate::perceive::detect::Detection;
+        let cat = Catalogue::bundled();
+        let (analyzer, frame) = crate::perceive::crowded_play_frame(&cat);
+        let read = analyzer.analyze(&cat, &frame).expect("analysis");
+        let quads: Vec<[[f32; 2]; 4]> = read
+            .pieces
+            .iter()
+            .filter(|p| p.named_non_city())
+            .map(|p| p.corners)
+            .collect();
+        let readers = analyzer.readers();
+        let tokens = &analyzer.tokens;
+        let painted =
+            painted_similarities(&frame, &quads, tokens, readers.embedder, readers.gallery)
+                .expect("painted looks");
+        let spots = tokens.find(&frame, &quads).expect("spots");
+        let tries: Vec<Detection> = quads.iter().map(|&q| Detection::card(q, 1.0)).collect();
+        let (plain, _) =
+            look_one_way(&frame, &tries, readers.embedder, readers.gallery).expect("plain looks");
+        assert_eq!(painted.len(), quads.len());
+        let mut looked = 0;
+        for ((painted, spots), plain) in painted.iter().zip(&spots).zip(&plain) {
+            assert_eq!(painted.is_some(), !spots.is_empty());
+            if let Some(sims) = painted {
+                // Every card face rated, and the painted crop not the plain one.
+                assert_eq!(sims.len(), plain.similarities.len());
+                assert_ne!(sims, &plain.similarities);
+                looked += 1;
+            }
+        }
+        // The table's units carry tokens.
+        assert!(looked > 0);
+        assert!(
+            painted_similarities(&frame, &[], tokens, readers.embedder, readers.gallery)
+                .expect("no looks")
+                .is_empty()
+        );
     }
 
     #[test]
