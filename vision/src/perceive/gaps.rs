@@ -551,11 +551,22 @@ pub(crate) fn most_like_a_unit(
     catalogue: &Catalogue,
     side: Side,
 ) -> Option<Piece> {
+    most_like_a_unit_where(looks, catalogue, side, |_, _, _| true)
+}
+
+/// [`most_like_a_unit`] among the looks whose best unit face `keep` keeps: it is asked with
+/// the face, the look's likeness to it, and how far that leads the next face of `side`.
+pub(crate) fn most_like_a_unit_where(
+    looks: &[Piece],
+    catalogue: &Catalogue,
+    side: Side,
+    keep: impl Fn(&str, f32, f32) -> bool,
+) -> Option<Piece> {
     looks
         .iter()
         .filter_map(|look| {
-            let (face, s, _) = best_unit_face(catalogue, &look.similarities, side)?;
-            Some(Piece {
+            let (face, s, lead) = best_unit_face(catalogue, &look.similarities, side)?;
+            keep(face, s, lead).then(|| Piece {
                 id: None,
                 similarity: s,
                 best: face.to_string(),

@@ -47,7 +47,7 @@ use super::assemble::{centre, Piece};
 use super::detect::PieceClass;
 use super::gaps::{self, Place, Readers};
 use super::refine::same_card;
-use super::sides::{best_unit_face, city_cards, city_frames, column_of, is_unit_of};
+use super::sides::{city_cards, city_frames, column_of, is_unit_of};
 use super::tokens::TokenFinder;
 use super::under_tokens::painted_similarities;
 use super::VisionError;
@@ -85,8 +85,9 @@ pub const LIKELY: usize = 3;
 pub struct Unnamed {
     /// Where the card would lie.
     pub quad: Corners,
-    /// The unit faces of its column's side most like what lies there, most like first (at
-    /// most [`LIKELY`]): the guesses to offer a player who names the card.
+    /// The unit faces of its column's side most like what lies there, by its plain crops and
+    /// those with its tokens painted out, most like first (at most [`LIKELY`]): the guesses
+    /// to offer a player who names the card.
     pub likely: Vec<String>,
 }
 
@@ -170,19 +171,9 @@ fn painted_name(
     lead: f32,
     likely: &[String],
 ) -> Option<Piece> {
-    looks
-        .iter()
-        .filter_map(|look| {
-            let (face, s, by) = best_unit_face(catalogue, &look.similarities, side)?;
-            let seen = likely.iter().any(|l| l == face);
-            (s >= NAMED_BAR && by >= lead && seen).then(|| Piece {
-                id: None,
-                similarity: s,
-                best: face.to_string(),
-                ..look.clone()
-            })
-        })
-        .max_by(|a, b| a.similarity.total_cmp(&b.similarity))
+    gaps::most_like_a_unit_where(looks, catalogue, side, |face, s, by| {
+        s >= NAMED_BAR && by >= lead && likely.iter().any(|l| l == face)
+    })
 }
 
 /// The unit faces of `side` that `looks` at one place rate highest (each face by its best
