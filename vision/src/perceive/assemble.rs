@@ -26,7 +26,7 @@ use super::print::{print_likeness, PRINT_LIKENESS, PRINT_SURE};
 use super::sides::is_city;
 use super::strip_detail::{by_detail, StripLooks};
 use super::strips::{StripFinder, STRIP_ABSENT, STRIP_PRESENT};
-use super::tokens::TokenFinder;
+use super::tokens::{TokenFinder, TURNED_UNDER};
 use super::VisionError;
 use image::RgbImage;
 use std::cell::OnceCell;
@@ -529,7 +529,12 @@ pub fn read_on_cards(
     }
     let corners: Vec<[[f32; 2]; 4]> = named.iter().map(|p| p.corners).collect();
     let cities: Vec<bool> = named.iter().map(|p| p.named_city()).collect();
-    let mut found = tokens.find_looking_again(frame, &corners, &cities)?;
+    // The units a token may lie on unseen: those whose crop is less like their face.
+    let unsure: Vec<bool> = named
+        .iter()
+        .map(|p| p.named_non_city() && p.similarity < TURNED_UNDER)
+        .collect();
+    let mut found = tokens.find_looking_again(frame, &corners, &cities, &unsure)?;
     super::carried::add_marker_spots(&mut found, &named, first_markers);
     for ((spots, card), &on_city) in found.into_iter().zip(&named).zip(&cities) {
         // More than eight pieces on one card is noise.

@@ -83,6 +83,7 @@ pub fn add_marker_spots(found: &mut [Vec<Spot>], cards: &[&Piece], markers: &[[[
                 corners: *square,
                 peak: SURE_PEAK,
                 raised: false,
+                turned: false,
             };
             spots.insert(at, spot);
         }

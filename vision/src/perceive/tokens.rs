@@ -42,8 +42,18 @@
 //! So the looks at the table report spots from [`CANDIDATE_PEAK`], each faint spot takes
 //! the highest peak any look gives it, and only then are the spots still under
 //! [`LEAST_PEAK`] dropped. A spot kept so is marked [`Spot::raised`].
+//!
+//! **The other way up.** The finder misses some tokens lying clearly on a card, most
+//! often on busy art: a shield on deck 2's Hunter peaked at 0.12 on the
+//! card as found, and at 0.88 on the same crop turned half round (0.58 mirrored left to
+//! right, 0.96 top to bottom; a -2 on seed 13's Stormtrooper 0.07 and 0.74). So a unit
+//! with no spot kept, named under [`TURNED_UNDER`] (a token on it hides some of its art),
+//! is looked at once more from its quad turned half round (a token turned is still a
+//! token as printed, one mirrored is not), and a spot seen there from
+//! [`TURNED_PEAK`] that no card's look saw is added, marked [`Spot::turned`] and so held
+//! to the faint bar.
 
-use super::assemble::{centre, near_centre, scaled};
+use super::assemble::{centre, half_turn, near_centre, scaled};
 use super::nn::{push_chw, ItemNet, LEAST_SHARE};
 use super::par;
 use super::peaks::{is_peak, sigmoid, subcell};
@@ -97,6 +107,31 @@ pub const RELOOK_SCALES: [f32; 2] = [0.9, 1.1];
 /// by 1.05 (at 0.5), 429. Recast under coloured light: 393 -> 395 of 480 at 0.6.
 pub const EDGE_PEAK: f32 = 0.6;
 
+/// The least peak at which a spot seen on a unit's look the other way up is added, where
+/// no look saw anything on it ([`Spot::turned`]; see the module's doc). On all 31 rendered
+/// sets (`models/README.md`), layouts exact: validation 667 -> 668 of 720, unseen 949 ->
+/// 951 of 1,050, none lost (deck 2 scene 9, seed 7 scene 50, deck 19 scene 26); tokens and
+/// markers missed 184 -> 181, none more kept where none lay. The recast copies 813 of 930
+/// either way: deck 2 scene 9 won, deck 10 scene 53 lost (a Hunter's art under a blue
+/// light, read as a +2). Looking at every unit with no spot (not only those under
+/// [`TURNED_UNDER`]), at 0.5 instead: 668 and 949 (deck 3 lost a scene to a spot of art);
+/// held to the sure bar instead of the faint one: the same scenes as at 0.6; the spots
+/// another card's look saw not left out: deck 4 lost a scene (a Commando's +1 read on the
+/// Kid beside it).
+pub const TURNED_PEAK: f32 = 0.6;
+
+/// The similarity to its face under which a unit with no spot on it is looked at the other
+/// way up ([`TokenFinder::find_looking_again`]): a token on it hides some of its art. On
+/// validation deck 2, seed 7 and deck 19 (180 scenes), 897 of 1,877 units held no spot,
+/// 217 of them named under 0.9; the spots added on the turned looks of all 897 lay on 7
+/// units, the 3 real tokens among them on units named at 0.67 to 0.86. Every figure of the
+/// 31 sets came out as when every unit with no spot was looked at; the crowded table's
+/// frames (`stage_times`) ask the finder 51 and 84 runs (48 and 59 with no turned look, 78
+/// and 88 with every such unit's). Criterion, five rounds alternated with the pipeline
+/// before: far frame 158.6 against 158.1 ms (median per-round ratio 0.97), play frame,
+/// where most units are named weakly, 172.2 against 161.3 ms (1.07).
+pub const TURNED_UNDER: f32 = 0.9;
+
 /// A token or marker the finder found on a card.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Spot {
@@ -107,6 +142,10 @@ pub struct Spot {
     /// Whether the card's first look saw it only under the finder's least peak and a
     /// second look raised it to that or more ([`TokenFinder::find_looking_again`]).
     pub raised: bool,
+    /// Whether the finder saw it only on the card's look the other way up, on a unit where
+    /// its first look saw nothing ([`TokenFinder::find_looking_again`]); such a spot counts
+    /// as [`Spot::faint`], however high its peak.
+    pub turned: bool,
 }
 
 impl Spot {
@@ -122,12 +161,14 @@ impl Spot {
             ],
             peak,
             raised: false,
+            turned: false,
         }
     }
 
-    /// Whether the finder saw it only faintly (its peak is below [`SURE_PEAK`]).
+    /// Whether the finder saw it only faintly (its peak is below [`SURE_PEAK`]), or only
+    /// the other way up ([`Spot::turned`]).
     pub fn faint(&self) -> bool {
-        self.peak < SURE_PEAK
+        self.peak < SURE_PEAK || self.turned
     }
 }
 
@@ -188,12 +229,15 @@ impl TokenFinder {
     /// them. The looks report spots from [`CANDIDATE_PEAK`] (or the finder's least peak,
     /// if lower); a spot the first look saw under the least peak is kept only where
     /// another look raised it to that, and is marked [`Spot::raised`] (see the module's
-    /// doc).
+    /// doc). Last, each card `unsure[i]` marks (a unit named under [`TURNED_UNDER`]) that
+    /// holds no spot is looked at the other way up, and takes the spots seen there from
+    /// [`TURNED_PEAK`] that no card's look saw, marked [`Spot::turned`].
     pub fn find_looking_again(
         &self,
         frame: &RgbImage,
         cards: &[[[f32; 2]; 4]],
         cities: &[bool],
+        unsure: &[bool],
     ) -> Result<Vec<Vec<Spot>>, VisionError> {
         let [shrink, grow] = RELOOK_SCALES;
         let least = self.threshold;
@@ -222,6 +266,13 @@ impl TokenFinder {
         for spots in &mut found {
             keep_from(spots, least);
         }
+        // Each unsure unit with no spot kept, looked at the other way up.
+        let bare: Vec<usize> = (0..cards.len())
+            .filter(|&i| found[i].is_empty() && unsure.get(i) == Some(&true))
+            .collect();
+        let turned: Vec<[[f32; 2]; 4]> = bare.iter().map(|&i| half_turn(&cards[i])).collect();
+        let looks = self.find_from(frame, &turned, TURNED_PEAK.max(least))?;
+        add_turned(&mut found, &bare, looks);
         Ok(found)
     }
 
@@ -329,6 +380,21 @@ fn add_at_edges(spots: &mut Vec<Spot>, wider: &[Spot]) {
     spots.sort_by(|a, b| b.peak.total_cmp(&a.peak));
 }
 
+/// Gives each card `bare[k]` of `found` (one that holds no spot) the spots of `turned[k]`
+/// (its look the other way up) that lie half a spot's side or more from every spot of
+/// `found`, marked [`Spot::turned`]: a spot another card's look saw already is that card's
+/// piece, seen again through the card on it.
+fn add_turned(found: &mut [Vec<Spot>], bare: &[usize], turned: Vec<Vec<Spot>>) {
+    let seen: Vec<[f32; 2]> = found.iter().flatten().map(|s| centre(&s.corners)).collect();
+    for (&i, look) in bare.iter().zip(turned) {
+        found[i] = look
+            .into_iter()
+            .filter(|t| seen.iter().all(|&c| !near_centre(&t.corners, c, 0.5)))
+            .map(|t| Spot { turned: true, ..t })
+            .collect();
+    }
+}
+
 /// Gives each faint spot in `spots` the peak of the strongest spot of `again` (the same
 /// card looked at again) within half a spot's side of it, where that is higher.
 fn raise_faint(spots: &mut [Spot], again: &[Spot]) {
@@ -397,24 +463,52 @@ mod tests {
     }
 
     #[test]
-    fn only_a_city_or_a_card_with_a_faint_spot_is_looked_at_again() {
+    fn only_a_city_a_card_with_a_faint_spot_or_a_bare_unsure_unit_is_looked_at_again() {
         let finder = TokenFinder::load(crate::perceive::TOKENS_ONNX).unwrap();
         // Bare grey cloth: nothing on the cards, so one look at each.
         let frame = RgbImage::from_pixel(400, 300, image::Rgb([128, 128, 128]));
         let card = |x: f32| [[x, 50.0], [x + 60.0, 50.0], [x + 60.0, 134.0], [x, 134.0]];
         let cards = [card(20.0), card(140.0), card(260.0)];
         let found = finder
-            .find_looking_again(&frame, &cards, &[false; 3])
+            .find_looking_again(&frame, &cards, &[false; 3], &[false; 3])
             .unwrap();
         assert!(found.iter().all(Vec::is_empty), "{found:?}");
         assert_eq!(finder.runs(), cards.len());
         // A city is looked at again from its grown quad, for markers across its edge; with
         // no faint spot on it, not from its shrunk one.
         let found = finder
-            .find_looking_again(&frame, &cards, &[false, true, false])
+            .find_looking_again(&frame, &cards, &[false, true, false], &[false; 3])
             .unwrap();
         assert!(found.iter().all(Vec::is_empty), "{found:?}");
         assert_eq!(finder.runs(), 2 * cards.len() + 1);
+        // An unsure unit with nothing on it, the other way up as well.
+        let found = finder
+            .find_looking_again(&frame, &cards, &[false; 3], &[false, false, true])
+            .unwrap();
+        assert!(found.iter().all(Vec::is_empty), "{found:?}");
+        assert_eq!(finder.runs(), 3 * cards.len() + 2);
+    }
+
+    #[test]
+    fn a_turned_look_adds_only_spots_no_card_s_look_saw_and_marks_them_faint() {
+        let mut found = vec![vec![spot(10.0, 10.0, 0.9)], vec![], vec![]];
+        let turned = vec![
+            // Card 1: one spot on card 0's (2 px off): that card's piece, not added; one
+            // where no look saw any, added as turned, and so faint however clear.
+            vec![spot(12.0, 10.0, 0.95), spot(50.0, 50.0, 0.8)],
+            // Card 2: nothing the other way up either.
+            vec![],
+        ];
+        add_turned(&mut found, &[1, 2], turned);
+        let at = |spots: &[Spot]| -> Vec<([f32; 2], bool, bool)> {
+            spots
+                .iter()
+                .map(|s| (centre(&s.corners), s.turned, s.faint()))
+                .collect()
+        };
+        assert_eq!(at(&found[0]), vec![([10.0, 10.0], false, false)]);
+        assert_eq!(at(&found[1]), vec![([50.0, 50.0], true, true)]);
+        assert!(found[2].is_empty());
     }
 
     #[test]
