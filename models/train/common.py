@@ -58,11 +58,14 @@ class Clock:
 
 
 def fit(spec, params, loss, images, targets, train_idx, *, steps, batch, seed, peak_lr, warmup,
-        end_lr, gain, bias, log_every=250):
+        end_lr, gain, bias, log_every=250, augment=None):
     """Trains `params` of the network `spec` so that `loss(output, target)` falls, on batches
     of `images[b]` (photometrically jittered by `gain` and `bias`) and `targets[b]` drawn from
     `train_idx`: AdamW, a warm-up of at most a quarter of the steps to `peak_lr`, then a
-    cosine down to `end_lr`. Returns the trained parameters and the clock started with it."""
+    cosine down to `end_lr`. With `augment`, each batch is first passed through
+    `augment(rng, images, targets)`, which returns both changed alike (uint8 NHWC images);
+    without it nothing more is drawn from the generator, so runs take the batches they took
+    before. Returns the trained parameters and the clock started with it."""
     import jax
     import optax
 
@@ -82,8 +85,11 @@ def fit(spec, params, loss, images, targets, train_idx, *, steps, batch, seed, p
     clock = Clock()
     for it in range(steps):
         b = rng.choice(train_idx, batch, replace=False)
-        x = to_input(jitter(rng, images[b], gain, bias))
-        params, state, value = step(params, state, x, targets[b])
+        x, t = images[b], targets[b]
+        if augment is not None:
+            x, t = augment(rng, x, t)
+        x = to_input(jitter(rng, x, gain, bias))
+        params, state, value = step(params, state, x, t)
         if it % log_every == 0 or it == steps - 1:
             print(f"{clock} step {it:5d} loss {float(value):.4f}", flush=True)
     return params, clock

@@ -50,6 +50,21 @@ def targets(points):
     return heat
 
 
+def half_turn(p):
+    """`augment` for `common.fit`: each card of a batch turned half round with chance `p`,
+    its heat map with it. A card lies on the table either way up and a token on it is the
+    same token turned, so the finder should see it either way (`models/tokens.md`, "The
+    other way up"). The map's cells turn exactly onto cells: cell j of GW lies over crop
+    pixels 2j and 2j + 1, which turn onto 2(GW - 1 - j) + 1 and 2(GW - 1 - j)."""
+    def augment(rng, images, heat):
+        turn = rng.random(len(images)) < p
+        images, heat = images.copy(), heat.copy()
+        images[turn] = images[turn][:, ::-1, ::-1]
+        heat[turn] = heat[turn][:, :, ::-1, ::-1]
+        return images, heat
+    return augment
+
+
 def peaks(h, thr):
     from numpy.lib.stride_tricks import sliding_window_view
     pad = np.pad(h, 2, constant_values=-1)
@@ -68,6 +83,8 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--init", help="start from the weights of this ONNX file (same width)")
     ap.add_argument("--peak-lr", type=float, default=3e-3)
+    ap.add_argument("--turn", type=float, default=0.0,
+                    help="chance that a training card is turned half round (0: none drawn)")
     args = ap.parse_args()
     SPEC = spec(args.width)
     # The last tenth of each folder's cards (its held-out scenes) is scored, never trained on.
@@ -92,7 +109,7 @@ def main():
     print(f"token finder: {nets.param_count(params)} parameters, {nets.macs(SPEC, INPUT) / 1e6:.1f} M MACs per card")
     params, clock = fit(SPEC, params, focal, images, heat, train_idx, steps=args.steps,
                         batch=args.batch, seed=args.seed, peak_lr=args.peak_lr, warmup=100, end_lr=3e-5,
-                        gain=0.2, bias=15)
+                        gain=0.2, bias=15, augment=half_turn(args.turn) if args.turn > 0 else None)
 
     fwd = jax.jit(lambda p, x: jax.nn.sigmoid(nets.forward(SPEC, p, x)))
     tp = fp = fn = 0
